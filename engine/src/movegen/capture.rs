@@ -1,0 +1,267 @@
+//! Captures: a depth-first search over jumps that keeps only the routes
+//! taking the most pieces.
+//!
+//! The search state is (square, occupancy, capturable enemies). The mover's
+//! own square is never in the occupancy, so a king may cross or end on the
+//! square it started from. With immediate removal a jumped piece leaves the
+//! occupancy at once; with deferred removal it stays there as a blocker but
+//! leaves the capturable set, so it can be neither passed nor jumped twice.
+
+use crate::bitboard::{first_blocker, open_ray, Bitboard, Direction};
+use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::position::Position;
+use crate::rules::{CaptureRemoval, Color};
+use crate::square::Square;
+use arrayvec::ArrayVec;
+
+/// Receives complete routes. `clear` is called when a longer route than any
+/// before turns up, so a sink only ever holds routes of the maximum length.
+pub(crate) trait RouteSink {
+    fn clear(&mut self);
+    fn route(&mut self, mv: Move, path: &[Square]);
+}
+
+/// Keeps each distinct move once.
+pub(crate) struct DistinctMoves<'a> {
+    pub list: &'a mut MoveList,
+}
+
+impl RouteSink for DistinctMoves<'_> {
+    #[inline]
+    fn clear(&mut self) {
+        self.list.clear();
+    }
+
+    #[inline]
+    fn route(&mut self, mv: Move, _path: &[Square]) {
+        if !self.list.contains(&mv) {
+            let _ = self.list.try_push(mv);
+        }
+    }
+}
+
+/// Counts the routes behind each distinct move.
+pub(crate) struct RouteCounts<'a> {
+    pub moves: &'a mut ArrayVec<(Move, u32), MAX_MOVES>,
+}
+
+impl RouteSink for RouteCounts<'_> {
+    fn clear(&mut self) {
+        self.moves.clear();
+    }
+
+    fn route(&mut self, mv: Move, _path: &[Square]) {
+        match self.moves.iter_mut().find(|(m, _)| *m == mv) {
+            Some((_, n)) => *n += 1,
+            None => {
+                let _ = self.moves.try_push((mv, 1));
+            }
+        }
+    }
+}
+
+/// One jump route of a legal capture: the landing squares in order.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CaptureRoute {
+    pub mv: Move,
+    pub landings: Vec<Square>,
+}
+
+struct AllRoutes {
+    routes: Vec<CaptureRoute>,
+}
+
+impl RouteSink for AllRoutes {
+    fn clear(&mut self) {
+        self.routes.clear();
+    }
+
+    fn route(&mut self, mv: Move, path: &[Square]) {
+        self.routes.push(CaptureRoute {
+            mv,
+            landings: path.to_vec(),
+        });
+    }
+}
+
+/// Every maximal capture route in the position (empty when no capture is
+/// possible). For notation, not for the search: it allocates.
+pub fn capture_routes(pos: &Position) -> Vec<CaptureRoute> {
+    let mut sink = AllRoutes { routes: Vec::new() };
+    search(pos, &mut sink);
+    sink.routes
+}
+
+/// Whether the side to move has any capture (and so must capture).
+#[inline]
+pub(crate) fn has_capture(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let them = pos.pieces(us.opponent());
+    let empty = pos.empty();
+    let men = pos.men(us);
+    for dir in [us.forward(), Direction::East, Direction::West] {
+        if ((men.shift(dir) & them).shift(dir) & empty).any() {
+            return true;
+        }
+    }
+    let occupied = pos.occupied();
+    for king in pos.kings(us) {
+        for dir in Direction::ORTHOGONAL {
+            if let Some(b) = first_blocker(dir, king, occupied) {
+                if them.contains(b) && open_ray(dir, b, occupied).any() {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Runs the capture search for every piece of the side to move.
+pub(crate) fn search<S: RouteSink>(pos: &Position, sink: &mut S) {
+    let us = pos.side_to_move();
+    let rules = pos.rules();
+    let mut search = Jumps {
+        sink,
+        from: Square::A1,
+        started_king: false,
+        color: us,
+        far_rank: us.promotion_rank(),
+        immediate: rules.capture_removal == CaptureRemoval::Immediate,
+        mid_capture_promotion: rules.mid_capture_promotion,
+        best: 0,
+        path: [Square::A1; 64],
+    };
+    let them = pos.pieces(us.opponent());
+    let occupied = pos.occupied();
+    let empty = pos.empty();
+    // Only men with a jump available start a search.
+    let mut jumpers = Bitboard::EMPTY;
+    for dir in [us.forward(), Direction::East, Direction::West] {
+        let back = dir.opposite();
+        jumpers |= (empty.shift(back) & them).shift(back);
+    }
+    for from in pos.men(us) & jumpers {
+        search.from = from;
+        search.started_king = false;
+        search.man(from, occupied.without(from), them, Bitboard::EMPTY, 0);
+    }
+    for from in pos.kings(us) {
+        search.from = from;
+        search.started_king = true;
+        search.king(from, occupied.without(from), them, Bitboard::EMPTY, None, 0);
+    }
+}
+
+struct Jumps<'a, S> {
+    sink: &'a mut S,
+    from: Square,
+    started_king: bool,
+    color: Color,
+    far_rank: Bitboard,
+    immediate: bool,
+    mid_capture_promotion: bool,
+    /// Most pieces taken by any complete route found so far.
+    best: u32,
+    /// Landing squares of the route being explored, by jump number.
+    path: [Square; 64],
+}
+
+impl<S: RouteSink> Jumps<'_, S> {
+    #[inline]
+    fn after_capture(&self, occupied: Bitboard, victim: Bitboard) -> Bitboard {
+        if self.immediate {
+            occupied & !victim
+        } else {
+            occupied
+        }
+    }
+
+    fn man(
+        &mut self,
+        sq: Square,
+        occupied: Bitboard,
+        targets: Bitboard,
+        captured: Bitboard,
+        depth: usize,
+    ) {
+        let mut extended = false;
+        let here = Bitboard::from_square(sq);
+        for dir in [self.color.forward(), Direction::East, Direction::West] {
+            let victim = here.shift(dir) & targets;
+            let landing = victim.shift(dir) & !occupied;
+            let Some(to) = landing.lsb() else { continue };
+            extended = true;
+            self.path[depth] = to;
+            let occupied = self.after_capture(occupied, victim);
+            let targets = targets & !victim;
+            let captured = captured | victim;
+            if self.mid_capture_promotion && self.far_rank.contains(to) {
+                self.king(to, occupied, targets, captured, Some(dir), depth + 1);
+            } else {
+                self.man(to, occupied, targets, captured, depth + 1);
+            }
+        }
+        if !extended && depth > 0 {
+            self.finish(sq, captured, false, depth);
+        }
+    }
+
+    fn king(
+        &mut self,
+        sq: Square,
+        occupied: Bitboard,
+        targets: Bitboard,
+        captured: Bitboard,
+        last: Option<Direction>,
+        depth: usize,
+    ) {
+        let mut extended = false;
+        for dir in Direction::ORTHOGONAL {
+            if last == Some(dir.opposite()) {
+                continue; // no 180-degree turn between two jumps
+            }
+            let Some(victim_sq) = first_blocker(dir, sq, occupied) else {
+                continue;
+            };
+            if !targets.contains(victim_sq) {
+                continue;
+            }
+            let landings = open_ray(dir, victim_sq, occupied);
+            if landings.is_empty() {
+                continue;
+            }
+            extended = true;
+            let victim = Bitboard::from_square(victim_sq);
+            let occupied = self.after_capture(occupied, victim);
+            let targets = targets & !victim;
+            let captured = captured | victim;
+            for to in landings {
+                self.path[depth] = to;
+                self.king(to, occupied, targets, captured, Some(dir), depth + 1);
+            }
+        }
+        if !extended && depth > 0 {
+            self.finish(sq, captured, true, depth);
+        }
+    }
+
+    #[inline]
+    fn finish(&mut self, to: Square, captured: Bitboard, is_king: bool, depth: usize) {
+        let count = depth as u32;
+        if count < self.best {
+            return;
+        }
+        if count > self.best {
+            self.best = count;
+            self.sink.clear();
+        }
+        let mv = Move {
+            from: self.from,
+            to,
+            promotes: !self.started_king && (is_king || self.far_rank.contains(to)),
+            captures: captured,
+        };
+        self.sink.route(mv, &self.path[..depth]);
+    }
+}

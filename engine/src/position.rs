@@ -1,0 +1,234 @@
+//! `Position`: who stands where, who moves, under which rules, and its hash.
+//!
+//! Make-move is copy-make: a position is 48 bytes, cheaper to copy than to
+//! undo, and the search keeps one per ply on its stack.
+
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::rules::{Color, Rules};
+use crate::square::Square;
+use crate::zobrist;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    /// Pieces (men and kings) of each colour, indexed by `Color`.
+    pieces: [Bitboard; 2],
+    /// Kings of both colours.
+    kings: Bitboard,
+    side: Color,
+    rules: Rules,
+    key: u64,
+}
+
+/// What stands on a square.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Piece {
+    pub color: Color,
+    pub king: bool,
+}
+
+impl Position {
+    /// The initial position: White men on ranks 2 and 3, Black on 6 and 7, White to move.
+    pub fn startpos(rules: Rules) -> Position {
+        let white = Bitboard::rank(1) | Bitboard::rank(2);
+        let black = Bitboard::rank(5) | Bitboard::rank(6);
+        Position::from_parts(white, black, Bitboard::EMPTY, Color::White, rules)
+    }
+
+    /// Builds a position from bitboards. The caller keeps the sets disjoint
+    /// and `kings` within the pieces; `fen::parse` is the checked way in.
+    pub fn from_parts(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+        rules: Rules,
+    ) -> Position {
+        debug_assert!((white & black).is_empty());
+        let mut pos = Position {
+            pieces: [white, black],
+            kings: kings & (white | black),
+            side,
+            rules,
+            key: 0,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The same pieces under other rules.
+    pub fn with_rules(&self, rules: Rules) -> Position {
+        Position::from_parts(
+            self.pieces[0],
+            self.pieces[1],
+            self.kings,
+            self.side,
+            rules,
+        )
+    }
+
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.pieces[color as usize]
+    }
+
+    #[inline(always)]
+    pub fn men(&self, color: Color) -> Bitboard {
+        self.pieces[color as usize] & !self.kings
+    }
+
+    #[inline(always)]
+    pub fn kings(&self, color: Color) -> Bitboard {
+        self.pieces[color as usize] & self.kings
+    }
+
+    #[inline(always)]
+    pub fn all_kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let color = if self.pieces[0].contains(sq) {
+            Color::White
+        } else if self.pieces[1].contains(sq) {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some(Piece {
+            color,
+            king: self.kings.contains(sq),
+        })
+    }
+
+    /// The hash recomputed from scratch; `key()` keeps it incrementally.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = zobrist::RULES[self.rules.index()];
+        for color in [Color::White, Color::Black] {
+            for sq in self.men(color) {
+                key ^= zobrist::piece(color, false, sq.index());
+            }
+            for sq in self.kings(color) {
+                key ^= zobrist::piece(color, true, sq.index());
+            }
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::BLACK_TO_MOVE;
+        }
+        key
+    }
+
+    /// The position after `mv`, which must be legal here.
+    #[inline]
+    pub fn play(&self, mv: &Move) -> Position {
+        let mut next = *self;
+        next.make_move(mv);
+        next
+    }
+
+    /// Plays `mv`, which must be legal here, in place.
+    #[inline]
+    pub fn make_move(&mut self, mv: &Move) {
+        let us = self.side as usize;
+        let them = 1 - us;
+        let was_king = self.kings.contains(mv.from);
+        let is_king = was_king || mv.promotes;
+        let from = Bitboard::from_square(mv.from);
+        let to = Bitboard::from_square(mv.to);
+
+        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
+        key ^= zobrist::piece(self.side, was_king, mv.from.index());
+        key ^= zobrist::piece(self.side, is_king, mv.to.index());
+
+        if mv.captures.any() {
+            let them_color = self.side.opponent();
+            for sq in mv.captures & self.kings {
+                key ^= zobrist::piece(them_color, true, sq.index());
+            }
+            for sq in mv.captures & !self.kings {
+                key ^= zobrist::piece(them_color, false, sq.index());
+            }
+            self.pieces[them] &= !mv.captures;
+            self.kings &= !mv.captures;
+        }
+        // `from` may equal `to` (a king ending its capture where it began).
+        self.pieces[us] = (self.pieces[us] & !from) | to;
+        if was_king {
+            self.kings = (self.kings & !from) | to;
+        } else if is_king {
+            self.kings |= to;
+        }
+        self.side = self.side.opponent();
+        self.key = key;
+        debug_assert_eq!(self.key, self.compute_key(), "incremental hash drifted");
+    }
+
+    /// The same position with the other side to move (used by evaluation
+    /// probes, never a legal move).
+    pub fn with_side_to_move(&self, side: Color) -> Position {
+        let mut p = *self;
+        if side != p.side {
+            p.side = side;
+            p.key ^= zobrist::BLACK_TO_MOVE;
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_layout() {
+        let pos = Position::startpos(Rules::default());
+        assert_eq!(pos.pieces(Color::White).count(), 16);
+        assert_eq!(pos.pieces(Color::Black).count(), 16);
+        assert!(pos.all_kings().is_empty());
+        assert_eq!(pos.side_to_move(), Color::White);
+        for s in ["a2", "h2", "a3", "h3"] {
+            let p = pos.piece_at(Square::parse(s).unwrap()).unwrap();
+            assert_eq!(p.color, Color::White);
+        }
+        for s in ["a6", "h7"] {
+            let p = pos.piece_at(Square::parse(s).unwrap()).unwrap();
+            assert_eq!(p.color, Color::Black);
+        }
+        for s in ["a1", "d4", "e5", "h8"] {
+            assert!(pos.piece_at(Square::parse(s).unwrap()).is_none());
+        }
+    }
+
+    #[test]
+    fn rules_change_the_key() {
+        let keys: std::collections::HashSet<u64> = Rules::all()
+            .map(|r| Position::startpos(r).key())
+            .collect();
+        assert_eq!(keys.len(), 8);
+    }
+}

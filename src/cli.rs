@@ -68,16 +68,14 @@ fn parse_perft_args(args: &[String]) -> Result<PerftArgs, String> {
         }
         match arg {
             "--fen" => {
-                out.fen = Some(
-                    args.get(i + 1)
-                        .ok_or("--fen needs a value")?
-                        .clone(),
-                );
+                out.fen = Some(args.get(i + 1).ok_or("--fen needs a value")?.clone());
                 i += 1;
             }
             "--divide" => out.divide = true,
             "--routes" => out.routes = true,
-            _ if arg.starts_with('-') => return Err(format!("unknown option {arg:?}; {USAGE_PERFT}")),
+            _ if arg.starts_with('-') => {
+                return Err(format!("unknown option {arg:?}; {USAGE_PERFT}"))
+            }
             _ => {
                 if depth.is_some() {
                     return Err(format!("unexpected argument {arg:?}; {USAGE_PERFT}"));

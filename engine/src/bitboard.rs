@@ -334,8 +334,14 @@ mod tests {
         assert_eq!(ray(Direction::North, sq("d4")).count(), 4);
         assert_eq!(ray(Direction::SouthWest, sq("d4")).count(), 3);
         let occ = Bitboard::from_square(sq("d7")) | Bitboard::from_square(sq("d2"));
-        assert_eq!(first_blocker(Direction::North, sq("d4"), occ), Some(sq("d7")));
-        assert_eq!(first_blocker(Direction::South, sq("d4"), occ), Some(sq("d2")));
+        assert_eq!(
+            first_blocker(Direction::North, sq("d4"), occ),
+            Some(sq("d7"))
+        );
+        assert_eq!(
+            first_blocker(Direction::South, sq("d4"), occ),
+            Some(sq("d2"))
+        );
         assert_eq!(
             open_ray(Direction::North, sq("d4"), occ),
             [sq("d5"), sq("d6")].into_iter().collect()

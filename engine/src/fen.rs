@@ -76,10 +76,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
                 None => (false, item),
             };
             if name.is_empty() {
-                return err(format!(
-                    "empty entry in the {} piece list",
-                    color.name()
-                ));
+                return err(format!("empty entry in the {} piece list", color.name()));
             }
             let Some(sq) = Square::parse(name) else {
                 return err(format!(
@@ -231,7 +228,9 @@ mod tests {
 
     #[test]
     fn never_panics_on_garbage() {
-        for fen in ["::::", "W:", ":", "W:W,:B,", "W:Wé1", "W:W\u{0}", "B:B:W:W", "W:WKK"] {
+        for fen in [
+            "::::", "W:", ":", "W:W,:B,", "W:Wé1", "W:W\u{0}", "B:B:W:W", "W:WKK",
+        ] {
             let _ = parse(fen, Rules::default());
         }
     }

@@ -3,6 +3,7 @@
 //! drives it.
 
 pub mod bitboard;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -11,6 +12,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod square;
 mod zobrist;
 

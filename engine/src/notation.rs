@@ -18,7 +18,10 @@ pub enum MoveError {
     /// Well-formed, but no legal move matches.
     Illegal(String),
     /// Several legal moves match; the candidates in full route form.
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
 }
 
 impl fmt::Display for MoveError {
@@ -215,7 +218,10 @@ mod tests {
         assert_eq!(start.parse_move("d3d4").unwrap(), a);
         assert_eq!(start.parse_move(" D3-D4 ").unwrap(), a);
         assert_eq!(start.move_text(&a), "d3-d4");
-        assert_eq!(start.move_text(&start.parse_move("a3-b4").unwrap()), "a3-b4");
+        assert_eq!(
+            start.move_text(&start.parse_move("a3-b4").unwrap()),
+            "a3-b4"
+        );
     }
 
     #[test]
@@ -245,7 +251,10 @@ mod tests {
         assert!(e.contains("separator"), "{e}");
         let e = start.parse_move("d3?d4").unwrap_err().to_string();
         assert!(e.contains("malformed"), "{e}");
-        let e = pos("W:Wd4,a2:Bd5,a7").parse_move("a2-a3").unwrap_err().to_string();
+        let e = pos("W:Wd4,a2:Bd5,a7")
+            .parse_move("a2-a3")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("compulsory") && e.contains("d4xd6"), "{e}");
         for junk in ["", "x", "€€", "d3-d4-", "zz-zz", "d3xx"] {
             assert!(start.parse_move(junk).is_err(), "{junk:?}");

@@ -68,13 +68,7 @@ impl Position {
 
     /// The same pieces under other rules.
     pub fn with_rules(&self, rules: Rules) -> Position {
-        Position::from_parts(
-            self.pieces[0],
-            self.pieces[1],
-            self.kings,
-            self.side,
-            rules,
-        )
+        Position::from_parts(self.pieces[0], self.pieces[1], self.kings, self.side, rules)
     }
 
     #[inline(always)]
@@ -226,9 +220,8 @@ mod tests {
 
     #[test]
     fn rules_change_the_key() {
-        let keys: std::collections::HashSet<u64> = Rules::all()
-            .map(|r| Position::startpos(r).key())
-            .collect();
+        let keys: std::collections::HashSet<u64> =
+            Rules::all().map(|r| Position::startpos(r).key()).collect();
         assert_eq!(keys.len(), 8);
     }
 }

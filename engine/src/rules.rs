@@ -94,11 +94,13 @@ impl Rules {
                 [CaptureRemoval::Immediate, CaptureRemoval::Deferred]
                     .into_iter()
                     .flat_map(move |capture_removal| {
-                        [false, true].into_iter().map(move |mid_capture_promotion| Rules {
-                            variant,
-                            capture_removal,
-                            mid_capture_promotion,
-                        })
+                        [false, true]
+                            .into_iter()
+                            .map(move |mid_capture_promotion| Rules {
+                                variant,
+                                capture_removal,
+                                mid_capture_promotion,
+                            })
                     })
             })
     }

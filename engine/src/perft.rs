@@ -13,6 +13,14 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => movegen::count(pos) as u64,
+        // The children of this node are only counted: no hash needed.
+        2 => {
+            let mut list = MoveList::new();
+            movegen::generate(pos, &mut list);
+            list.iter()
+                .map(|m| movegen::count(&pos.play_unhashed(m)) as u64)
+                .sum()
+        }
         _ => {
             let mut list = MoveList::new();
             movegen::generate(pos, &mut list);
@@ -24,6 +32,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 pub fn perft_routes(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    if depth == 1 && !movegen::has_capture(pos) {
+        return movegen::count(pos) as u64;
     }
     let moves = generate_with_routes(pos);
     if depth == 1 {

@@ -118,7 +118,27 @@ pub(crate) fn has_capture(pos: &Position) -> bool {
 }
 
 /// Runs the capture search for every piece of the side to move.
+#[inline]
 pub(crate) fn search<S: RouteSink>(pos: &Position, sink: &mut S) {
+    let us = pos.side_to_move();
+    let them = pos.pieces(us.opponent());
+    let empty = pos.empty();
+    // Only men with a jump available start a search; most positions have
+    // none and no kings, and leave here.
+    let back = us.forward().opposite();
+    let jumpers = pos.men(us)
+        & ((empty.shift(back) & them).shift(back)
+            | (empty.shift(Direction::West) & them).shift(Direction::West)
+            | (empty.shift(Direction::East) & them).shift(Direction::East));
+    let kings = pos.kings(us);
+    if jumpers.is_empty() && kings.is_empty() {
+        return;
+    }
+    search_from(pos, jumpers, kings, sink);
+}
+
+#[inline(never)]
+fn search_from<S: RouteSink>(pos: &Position, jumpers: Bitboard, kings: Bitboard, sink: &mut S) {
     let us = pos.side_to_move();
     let rules = pos.rules();
     let mut search = Jumps {
@@ -134,19 +154,12 @@ pub(crate) fn search<S: RouteSink>(pos: &Position, sink: &mut S) {
     };
     let them = pos.pieces(us.opponent());
     let occupied = pos.occupied();
-    let empty = pos.empty();
-    // Only men with a jump available start a search.
-    let mut jumpers = Bitboard::EMPTY;
-    for dir in [us.forward(), Direction::East, Direction::West] {
-        let back = dir.opposite();
-        jumpers |= (empty.shift(back) & them).shift(back);
-    }
-    for from in pos.men(us) & jumpers {
+    for from in jumpers {
         search.from = from;
         search.started_king = false;
         search.man(from, occupied.without(from), them, Bitboard::EMPTY, 0);
     }
-    for from in pos.kings(us) {
+    for from in kings {
         search.from = from;
         search.started_king = true;
         search.king(from, occupied.without(from), them, Bitboard::EMPTY, None, 0);
@@ -185,26 +198,49 @@ impl<S: RouteSink> Jumps<'_, S> {
         captured: Bitboard,
         depth: usize,
     ) {
-        let mut extended = false;
         let here = Bitboard::from_square(sq);
-        for dir in [self.color.forward(), Direction::East, Direction::West] {
-            let victim = here.shift(dir) & targets;
-            let landing = victim.shift(dir) & !occupied;
-            let Some(to) = landing.lsb() else { continue };
-            extended = true;
-            self.path[depth] = to;
-            let occupied = self.after_capture(occupied, victim);
-            let targets = targets & !victim;
-            let captured = captured | victim;
-            if self.mid_capture_promotion && self.far_rank.contains(to) {
-                self.king(to, occupied, targets, captured, Some(dir), depth + 1);
-            } else {
-                self.man(to, occupied, targets, captured, depth + 1);
+        // Directions unrolled: `shift` with a constant direction is two instructions.
+        let extended = match self.color {
+            Color::White => {
+                self.man_jump(Direction::North, here, occupied, targets, captured, depth)
             }
-        }
+            Color::Black => {
+                self.man_jump(Direction::South, here, occupied, targets, captured, depth)
+            }
+        } | self.man_jump(Direction::East, here, occupied, targets, captured, depth)
+            | self.man_jump(Direction::West, here, occupied, targets, captured, depth);
         if !extended && depth > 0 {
             self.finish(sq, captured, false, depth);
         }
+    }
+
+    /// One jump of a man in `dir`, and everything after it. Returns whether
+    /// the jump was possible.
+    #[inline(always)]
+    fn man_jump(
+        &mut self,
+        dir: Direction,
+        here: Bitboard,
+        occupied: Bitboard,
+        targets: Bitboard,
+        captured: Bitboard,
+        depth: usize,
+    ) -> bool {
+        let victim = here.shift(dir) & targets;
+        let landing = victim.shift(dir) & !occupied;
+        let Some(to) = landing.lsb() else {
+            return false;
+        };
+        self.path[depth] = to;
+        let occupied = self.after_capture(occupied, victim);
+        let targets = targets & !victim;
+        let captured = captured | victim;
+        if self.mid_capture_promotion && self.far_rank.contains(to) {
+            self.king(to, occupied, targets, captured, Some(dir), depth + 1);
+        } else {
+            self.man(to, occupied, targets, captured, depth + 1);
+        }
+        true
     }
 
     fn king(

@@ -16,10 +16,10 @@ use arrayvec::ArrayVec;
 /// All legal moves, each distinct move exactly once.
 pub fn generate(pos: &Position, list: &mut MoveList) {
     list.clear();
-    if capture::has_capture(pos) {
-        let mut sink = capture::DistinctMoves { list };
-        capture::search(pos, &mut sink);
-    } else {
+    // The capture search starts only from pieces that can jump, so running it
+    // first costs no more than asking whether a capture exists.
+    capture::search(pos, &mut capture::DistinctMoves { list });
+    if list.is_empty() {
         quiet::generate(pos, list);
     }
 }
@@ -33,13 +33,12 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 
 /// Number of legal moves, without building the quiet list (bulk counting).
 pub fn count(pos: &Position) -> usize {
-    if capture::has_capture(pos) {
-        let mut list = MoveList::new();
-        let mut sink = capture::DistinctMoves { list: &mut list };
-        capture::search(pos, &mut sink);
-        list.len()
-    } else {
+    let mut list = MoveList::new();
+    capture::search(pos, &mut capture::DistinctMoves { list: &mut list });
+    if list.is_empty() {
         quiet::count(pos)
+    } else {
+        list.len()
     }
 }
 

@@ -248,7 +248,8 @@ fn hub_engines_play_against_uci_engines() {
 fn sprt_stops_as_soon_as_it_decides() {
     let dir = scratch("sprt");
     let res = dir.join("r.json");
-    // The illegal-move engine loses every game: H1 within a few games.
+    // The illegal-move engine loses every game: all pairs won, H1 after 19
+    // pairs (see the SPRT unit tests), long before the 400 games planned.
     let out = run_match(&args(&format!(
         "{} {} -each st=1 -rounds 200 -repeat -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
          -results {}",
@@ -267,7 +268,7 @@ fn sprt_stops_as_soon_as_it_decides() {
     let llr = sprt.get("llr").and_then(Json::as_f64).unwrap();
     assert!(llr >= sprt.get("upper").and_then(Json::as_f64).unwrap());
     let played = j.get("games_played").and_then(Json::as_u64).unwrap();
-    assert!((2..40).contains(&played), "{played} games");
+    assert!((30..=60).contains(&played), "{played} games");
     assert!(String::from_utf8_lossy(&out.stdout).contains("H1 accepted"));
 }
 

@@ -137,7 +137,7 @@ impl Default for Config {
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Command {
-    Run(Config),
+    Run(Box<Config>),
     Merge {
         files: Vec<PathBuf>,
         results: Option<PathBuf>,
@@ -434,7 +434,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             ));
         }
     }
-    Ok(Command::Run(c))
+    Ok(Command::Run(Box::new(c)))
 }
 
 #[cfg(test)]

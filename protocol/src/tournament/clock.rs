@@ -184,7 +184,7 @@ impl Clock {
             } else {
                 let mut l = left.saturating_sub(elapsed) + self.tc.increment;
                 if let (Some(m), Some(base)) = (self.tc.moves, self.tc.base) {
-                    if self.moves_made % m == 0 {
+                    if self.moves_made.checked_rem(m) == Some(0) {
                         l += base;
                     }
                 }

@@ -447,7 +447,7 @@ pub fn main(args: &[String]) -> i32 {
             eprintln!("error: {e}");
             2
         }
-        Ok(Command::Run(c)) => run(c),
+        Ok(Command::Run(c)) => run(*c),
         Ok(Command::Merge {
             files,
             results,

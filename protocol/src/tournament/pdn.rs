@@ -286,7 +286,7 @@ pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, String> {
             }
             '{' => {
                 // Comments are skipped.
-                while let Some((_, c)) = chars.next() {
+                for (_, c) in chars.by_ref() {
                     if c == '}' {
                         break;
                     }

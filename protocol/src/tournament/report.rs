@@ -357,11 +357,9 @@ impl Summary {
                 entry.penta.add(&penta);
             }
         }
-        if let Some(t) = j.get("terminations") {
-            if let Json::Obj(kv) = t {
-                for (k, v) in kv {
-                    *self.terminations.entry(k.clone()).or_default() += v.as_u64().unwrap_or(0);
-                }
+        if let Some(Json::Obj(kv)) = j.get("terminations") {
+            for (k, v) in kv {
+                *self.terminations.entry(k.clone()).or_default() += v.as_u64().unwrap_or(0);
             }
         }
         if self.sprt.is_none() {

@@ -176,9 +176,12 @@ impl Penta {
 }
 
 /// Mean and variance of scores 0, 1/(k-1), ..., 1 seen `counts` times, and
-/// the number of samples. Empty outcomes count 0.001 (as fastchess does), so
-/// that one-sided runs (all wins, all draws) still have a variance and the
-/// test can decide; with no samples at all the result is (0.5, 0, 0).
+/// the number of samples. An outcome never seen counts half a game (the
+/// weight a Jeffreys prior gives each outcome), so that one-sided runs (all
+/// wins, all draws) still have a variance and the test can decide, but not
+/// after a game or two: all wins decide H1 after 16 games (trinomial, elo1
+/// = 10) or 19 pairs (pentanomial), all draws H0 after 84 games. With no
+/// samples at all the result is (0.5, 0, 0).
 fn regularized(counts: &[f64]) -> (f64, f64, f64) {
     let n_real: f64 = counts.iter().sum();
     if n_real == 0.0 {
@@ -186,7 +189,7 @@ fn regularized(counts: &[f64]) -> (f64, f64, f64) {
     }
     let c: Vec<f64> = counts
         .iter()
-        .map(|&x| if x == 0.0 { 1e-3 } else { x })
+        .map(|&x| if x == 0.0 { 0.5 } else { x })
         .collect();
     let n: f64 = c.iter().sum();
     let k = (c.len() - 1) as f64;
@@ -233,7 +236,7 @@ impl Sprt {
     }
 
     pub fn validate(&self) -> Result<(), String> {
-        if !(self.elo0 < self.elo1) {
+        if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
             return Err("-sprt: elo0 must be below elo1".into());
         }
         for (n, v) in [("alpha", self.alpha), ("beta", self.beta)] {
@@ -467,11 +470,21 @@ mod tests {
         assert!(even.0 > up.0);
         // All wins decide H1 within a few games; all draws (Elo exactly 0,
         // that of H0) decide H0.
-        let wins = run_sequence(&s, std::iter::repeat(2).take(500));
-        assert_eq!(wins.1, SprtDecision::H1);
-        assert!(wins.0 <= 10, "{wins:?}");
-        let draws = run_sequence(&s, std::iter::repeat(1).take(500));
-        assert_eq!(draws.1, SprtDecision::H0);
+        // (Numbers computed independently in Python.)
+        let wins = run_sequence(&s, [2u32; 500].into_iter());
+        assert_eq!(wins, (16, SprtDecision::H1));
+        let draws = run_sequence(&s, [1u32; 500].into_iter());
+        assert_eq!(draws, (84, SprtDecision::H0));
+        let mut pairs = Penta::default();
+        let mut decided_at = 0;
+        for n in 1..100 {
+            pairs.add_pair(2, 2);
+            if s.decide(s.llr_penta(&pairs)) == SprtDecision::H1 {
+                decided_at = n;
+                break;
+            }
+        }
+        assert_eq!(decided_at, 19);
     }
 
     #[test]

@@ -625,6 +625,21 @@ impl Engine {
 
     fn kill(&mut self) {
         self.stdin = None;
+        // The engine leads its own process group: end the whole group, so
+        // that an engine started through a wrapper script goes too.
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            extern "C" {
+                fn kill(pid: i32, sig: i32) -> i32;
+            }
+            const SIGKILL: i32 = 9;
+            if pid > 0 {
+                // SAFETY: plain system call on the group this client created.
+                unsafe {
+                    kill(-pid, SIGKILL);
+                }
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

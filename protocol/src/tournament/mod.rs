@@ -390,19 +390,12 @@ pub fn run(config: Config) -> i32 {
 }
 
 /// The termination reason without game-specific numbers, for the counts.
+/// (a fault or a time loss keeps its category: "white engine crashed").
 fn generic_reason(t: &str) -> String {
-    if let Some(i) = t.find(": the move took") {
-        return t[..i].to_string();
-    }
-    if let Some(i) = t.find(" after ") {
-        return t[..i].to_string();
-    }
-    if t.len() > 80 {
-        let mut end = 80;
-        while !t.is_char_boundary(end) {
-            end -= 1;
+    if t.starts_with("white ") || t.starts_with("black ") {
+        if let Some(i) = t.find(':') {
+            return t[..i].to_string();
         }
-        return t[..end].to_string();
     }
     t.to_string()
 }
@@ -542,7 +535,11 @@ mod tests {
         );
         assert_eq!(
             generic_reason("black engine hangs: no move after 3.0 s, even after stop"),
-            "black engine hangs: no move"
+            "black engine hangs"
+        );
+        assert_eq!(
+            generic_reason("adjudication: draw (both scores agree)"),
+            "adjudication: draw (both scores agree)"
         );
     }
 

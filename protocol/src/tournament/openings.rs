@@ -247,6 +247,16 @@ mod tests {
     }
 
     #[test]
+    fn pdn_file_gives_the_position_after_its_moves() {
+        let text = "[Event \"o\"]\n1. d3-d4 d6-d5 *\n\n[FEN \"B:Wa3:Bh6\"]\n1... h6-h5 *\n";
+        let o = load(text, "pdn", Rules::default()).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].moves, "d3-d4 d6-d5");
+        assert_eq!(o[1].position.fen(), "W:Wa3:Bh5");
+        assert!(load("1. d3-d7 *", "pdn", Rules::default()).is_err());
+    }
+
+    #[test]
     fn fen_file_with_moves_and_comments() {
         let text = "# comment\n\nW:Wa2,b2:Bh7\nW:Wa3:Bh6 | a3-a4 h6-h5\n";
         let o = load(text, "fen", Rules::default()).unwrap();

@@ -198,13 +198,14 @@ impl Summary {
             );
         }
         // Cross-table: points of the row engine against the column engine.
-        let _ = write!(s, "cross-table (points of row vs column)\n{:<width$}", "");
+        let label = width + 4;
+        let _ = write!(s, "cross-table (points of row vs column)\n{:<label$}", "");
         for (j, _) in rows.iter().enumerate() {
             let _ = write!(s, " {:>7}", j + 1);
         }
         s.push('\n');
         for (i, (a, _)) in rows.iter().enumerate() {
-            let _ = write!(s, "{:<width$}", format!("{} {a}", i + 1));
+            let _ = write!(s, "{:<label$}", format!("{} {a}", i + 1));
             for (b, _) in &rows {
                 let cell = if a == b {
                     "-".to_string()

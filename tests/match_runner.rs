@@ -165,7 +165,9 @@ fn every_fault_costs_its_game_with_the_right_reason() {
         ("nobestmove", 3, "engine hangs"),
         ("nostart", 1, "engine failed to start"),
     ];
-    let mut cmd = fake("Good", "random", 1, 7);
+    // The correct engine gets a roomy clock of its own (so a loaded machine
+    // cannot make it lose on time); the faulty ones share a short one.
+    let mut cmd = fake("Good", "random", 1, 7) + " tc=20+0.1";
     for (mode, at, _) in faults {
         cmd.push(' ');
         cmd.push_str(&fake(mode, mode, at, 5));

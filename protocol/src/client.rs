@@ -340,8 +340,26 @@ impl Engine {
                         .iter()
                         .any(|(k, _)| k.eq_ignore_ascii_case(n))
                 };
-                if !user_sets("variant") {
-                    self.send(&format!("set-param name=variant value={}", rules.variant))?;
+                // The variant always (as pydraughts does); the two rule options
+                // when the engine announces them (Tama's Hub names).
+                let rule_params = [
+                    ("variant", rules.variant.to_string(), true),
+                    (
+                        "capture-removal",
+                        rules.capture_removal.to_string(),
+                        false,
+                    ),
+                    (
+                        "mid-capture-promotion",
+                        rules.mid_capture_promotion.to_string(),
+                        false,
+                    ),
+                ];
+                for (name, value, always) in rule_params {
+                    let announced = self.announced.iter().any(|a| a == name);
+                    if !user_sets(name) && (always || announced) {
+                        self.send(&format!("set-param name={name} value={value}"))?;
+                    }
                 }
                 for (name, value) in &command.options {
                     self.send(&format!(

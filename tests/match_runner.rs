@@ -384,12 +384,17 @@ fn results_files_merge_into_one_table() {
 
 #[test]
 fn bad_command_lines_are_refused_with_status_2() {
+    let missing_openings = format!(
+        "-engine cmd={FAKE} st=1 -engine cmd={FAKE} st=1 -openings file=/nonexistent/o.fen"
+    );
+    let out = run_match(&args(&missing_openings));
+    assert_eq!(out.status.code(), Some(2));
     for bad in [
         "",
         "-engine cmd=x st=1",
         "-engine cmd=x -engine cmd=y",
         "-engine cmd=x st=1 -engine cmd=y st=1 -rounds -3",
-        "-engine cmd=x st=1 -engine cmd=y st=1 -openings file=/nonexistent/o.fen",
+        "-engine cmd=/nonexistent/engine st=1 -engine cmd=/nonexistent/engine st=1",
     ] {
         let out = run_match(&args(bad));
         assert_eq!(out.status.code(), Some(2), "{bad:?}");

@@ -344,11 +344,7 @@ impl Engine {
                 // when the engine announces them (Tama's Hub names).
                 let rule_params = [
                     ("variant", rules.variant.to_string(), true),
-                    (
-                        "capture-removal",
-                        rules.capture_removal.to_string(),
-                        false,
-                    ),
+                    ("capture-removal", rules.capture_removal.to_string(), false),
                     (
                         "mid-capture-promotion",
                         rules.mid_capture_promotion.to_string(),

@@ -154,6 +154,31 @@ pub fn load_openings(c: &Config) -> Result<Vec<Opening>, String> {
     Ok(list)
 }
 
+/// Whether an engine's program can be found (a typing error in `cmd=`
+/// should stop the match at once, not cost every game). Starting it is
+/// left to the games: a program that fails to start loses its games.
+fn check_command(spec: &args::EngineSpec) -> Result<(), String> {
+    let cmd = std::path::Path::new(&spec.command.cmd);
+    let found = if spec.command.cmd.contains('/') {
+        match (&spec.command.dir, cmd.is_relative()) {
+            (Some(dir), true) => dir.join(cmd).is_file(),
+            _ => cmd.is_file(),
+        }
+    } else {
+        std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).any(|p| p.join(cmd).is_file()))
+            .unwrap_or(false)
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(format!(
+            "engine {:?}: cannot find the program {:?}",
+            spec.command.name, spec.command.cmd
+        ))
+    }
+}
+
 /// What the workers send back.
 enum Done {
     Game(Box<Job>, Box<GameRecord>),
@@ -163,6 +188,12 @@ enum Done {
 /// Runs a configured match; returns the process exit status.
 pub fn run(config: Config) -> i32 {
     signal::install();
+    for e in &config.engines {
+        if let Err(msg) = check_command(e) {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+    }
     let openings = match load_openings(&config) {
         Ok(o) => Arc::new(o),
         Err(e) => {

@@ -24,7 +24,8 @@ usage: tama match -engine cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [proto=uci
                   [-noprogress N] [-maxmoves N] [-timemargin MS] [-hangtimeout SECS]
                   [-sprt elo0=E0 elo1=E1 alpha=A beta=B] [-event NAME]
                   [-pdnout FILE] [-results FILE.json] [-quiet]
-       tama match --merge A.json B.json... [-results OUT.json] [-sprt ...]";
+       tama match --merge A.json B.json... [-results OUT.json] [-sprt ...]
+       tama match --dump-openings [-variant ...] [-openings ...] [-seed N]";
 
 #[derive(Clone, Debug, Default)]
 pub struct EngineSpec {
@@ -143,6 +144,9 @@ pub enum Command {
         results: Option<PathBuf>,
         sprt: Option<Sprt>,
     },
+    /// `--dump-openings`: print the openings (in playing order) as an
+    /// openings file (`start FEN | moves`) and exit.
+    DumpOpenings(Box<Config>),
 }
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
@@ -248,6 +252,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut each: Vec<(String, String)> = Vec::new();
     let mut games_given = false;
     let mut merge: Option<Vec<PathBuf>> = None;
+    let mut dump = false;
     let mut i = 0;
     let value = |args: &[String], i: &mut usize, flag: &str| -> Result<String, String> {
         let v = args
@@ -374,6 +379,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     .collect();
                 merge.get_or_insert_with(Vec::new).extend(files);
             }
+            "dump-openings" => dump = true,
             "help" | "h" => return Err(USAGE.to_string()),
             _ => return Err(format!("unknown option {raw:?}\n{USAGE}")),
         }
@@ -387,6 +393,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             results: c.results,
             sprt: c.sprt,
         });
+    }
+    if dump {
+        return Ok(Command::DumpOpenings(Box::new(c)));
     }
     if c.repeat && !games_given {
         c.games = 2;

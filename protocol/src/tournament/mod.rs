@@ -15,6 +15,21 @@
 //! `start=`), or shuffled with `-seed` (`order=random`), and wrap around.
 //! `-concurrency N` worker threads each play one game at a time.
 
+/// `println!` / `eprintln!` that do not panic when the stream is closed
+/// (`tama match ... | head`): what cannot be written is dropped.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 pub mod args;
 pub mod clock;
 pub mod game;
@@ -190,14 +205,14 @@ pub fn run(config: Config) -> i32 {
     signal::install();
     for e in &config.engines {
         if let Err(msg) = check_command(e) {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             return 2;
         }
     }
     let openings = match load_openings(&config) {
         Ok(o) => Arc::new(o),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -210,7 +225,7 @@ pub fn run(config: Config) -> i32 {
         {
             Ok(f) => Some(f),
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", p.display());
+                errln!("error: cannot write {}: {e}", p.display());
                 return 2;
             }
         },
@@ -233,7 +248,7 @@ pub fn run(config: Config) -> i32 {
         summary.pair_mut(&names[a], &names[b]);
     }
     if !config.quiet {
-        eprintln!(
+        errln!(
             "{}: {} engines, {} games, {} openings, {}",
             config.event,
             names.len(),
@@ -311,7 +326,7 @@ pub fn run(config: Config) -> i32 {
             summary.interrupted = true;
             abort.store(true, Ordering::Relaxed);
             signal::restore_default();
-            eprintln!("interrupted: stopping the games in progress; writing the results");
+            errln!("interrupted: stopping the games in progress; writing the results");
         }
         let msg = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(m) => m,
@@ -328,7 +343,7 @@ pub fn run(config: Config) -> i32 {
                 .write_all(record.to_pdn().as_bytes())
                 .and_then(|_| f.flush());
             if let Err(e) = ok {
-                eprintln!("warning: cannot write the PDN file: {e}");
+                errln!("warning: cannot write the PDN file: {e}");
             }
         }
         let (w, b) = (&names[job.white], &names[job.black]);
@@ -376,7 +391,7 @@ pub fn run(config: Config) -> i32 {
             let eta = elapsed / done as f64 * (total - done) as f64;
             let head = &summary.pairs[0];
             let hw = head.wdl;
-            eprintln!(
+            errln!(
                 "[{done}/{total}] round {} {w} vs {b}: {} ({}) | {} vs {}: +{} ={} -{} [{:.3}] Elo {} | ETA {}",
                 record.round,
                 record.outcome.pdn(),
@@ -396,7 +411,7 @@ pub fn run(config: Config) -> i32 {
                 let what = if d == SprtDecision::H1 { "H1" } else { "H0" };
                 stop_reason = Some(format!("SPRT: {what} accepted (LLR {llr:.3})"));
                 if !config.quiet {
-                    eprintln!("SPRT decided: {what} accepted (LLR {llr:.3}); stopping");
+                    errln!("SPRT decided: {what} accepted (LLR {llr:.3}); stopping");
                 }
                 abort.store(true, Ordering::Relaxed);
             }
@@ -406,10 +421,10 @@ pub fn run(config: Config) -> i32 {
         let _ = w.join();
     }
     let table = summary.table();
-    println!("{table}");
+    outln!("{table}");
     if let Some(path) = &config.results {
         if let Err(e) = std::fs::write(path, summary.to_json().pretty()) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            errln!("error: cannot write {}: {e}", path.display());
             return 1;
         }
     }
@@ -445,19 +460,19 @@ fn merge(
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", f.display());
+                errln!("error: cannot read {}: {e}", f.display());
                 return 2;
             }
         };
         if let Err(e) = json::Json::parse(&text).and_then(|j| summary.merge_json(&j)) {
-            eprintln!("error: {}: {e}", f.display());
+            errln!("error: {}: {e}", f.display());
             return 2;
         }
     }
-    println!("{}", summary.table());
+    outln!("{}", summary.table());
     if let Some(path) = results {
         if let Err(e) = std::fs::write(path, summary.to_json().pretty()) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            errln!("error: cannot write {}: {e}", path.display());
             return 1;
         }
     }
@@ -468,7 +483,7 @@ fn merge(
 pub fn main(args: &[String]) -> i32 {
     match args::parse(args) {
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             2
         }
         Ok(Command::Run(c)) => run(*c),
@@ -477,6 +492,22 @@ pub fn main(args: &[String]) -> i32 {
             results,
             sprt,
         }) => merge(&files, results.as_deref(), sprt),
+        Ok(Command::DumpOpenings(c)) => match load_openings(&c) {
+            Ok(list) => {
+                for o in list {
+                    if o.moves.is_empty() {
+                        outln!("{}", o.start.fen());
+                    } else {
+                        outln!("{} | {}", o.start.fen(), o.moves);
+                    }
+                }
+                0
+            }
+            Err(e) => {
+                errln!("error: {e}");
+                2
+            }
+        },
     }
 }
 

@@ -16,7 +16,13 @@
 //!    rest (sorted by the opening's move text) is searched;
 //! 3. only positions rated within `BALANCE_CP` centi-men of equal are kept;
 //! 4. of these, at most `SET_SIZE` are taken at even steps through the list
-//!    (still sorted by move text), so the first moves stay spread out.
+//!    (still sorted by move text), so the first moves stay spread out;
+//! 5. the set is put in a fixed pseudo-random order (SplitMix64 seeded with
+//!    `SET_SHUFFLE_SEED`), so that a short match in sequential order does not
+//!    play only lines that begin with the same move.
+//!
+//! `tama match --dump-openings [-variant turkish]` prints the set as an
+//! openings file (`start FEN | moves`).
 //!
 //! `tama match -openings builtin` uses it (also the default); `order=random`
 //! shuffles it with `-seed`.
@@ -29,11 +35,14 @@ pub const SEARCH_DEPTH: u32 = 2;
 pub const BALANCE_CP: i32 = 25;
 pub const SET_SIZE: usize = 300;
 pub const SAMPLE: usize = 1200;
+pub const SET_SHUFFLE_SEED: u64 = 0x7A3A;
 
 /// Where a game starts: a position, and the moves (text) that led to it
 /// from the opening's own start (empty for a bare FEN).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// The opening's own start (the start position for the built-in set).
+    pub start: Position,
     pub position: Position,
     pub moves: String,
 }
@@ -145,15 +154,20 @@ pub fn builtin(rules: Rules) -> Vec<Opening> {
         .cloned()
         .collect();
     let take = kept.len().min(SET_SIZE);
-    (0..take)
+    let mut set: Vec<Opening> = (0..take)
         .map(|i| {
             let (moves, position) = &kept[i * kept.len() / take];
             Opening {
+                start,
                 position: *position,
                 moves: moves.clone(),
             }
         })
-        .collect()
+        .collect();
+    // A fixed shuffle, so that the first games of a match (order=sequential)
+    // do not all begin with the same first move.
+    super::SplitMix(SET_SHUFFLE_SEED).shuffle(&mut set);
+    set
 }
 
 /// Reads an opening file: one FEN per line (`format=fen`; blank lines and
@@ -176,6 +190,7 @@ pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, Stri
                     // The game's own rules tags would differ from the match's:
                     // the match rules win, the PDN only gives the moves.
                     Opening {
+                        start: g.start.with_rules(rules),
                         position: pos.with_rules(rules),
                         moves: texts.join(" "),
                     }
@@ -193,8 +208,9 @@ pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, Stri
                     Some((f, m)) => (f.trim(), m.trim()),
                     None => (line, ""),
                 };
-                let mut pos = Position::from_fen(fen, rules)
+                let start = Position::from_fen(fen, rules)
                     .map_err(|e| format!("openings line {}: {e}", i + 1))?;
+                let mut pos = start;
                 for t in moves.split_whitespace() {
                     let m = pos
                         .parse_move(t)
@@ -202,6 +218,7 @@ pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, Stri
                     pos = pos.play(&m);
                 }
                 out.push(Opening {
+                    start,
                     position: pos,
                     moves: moves.to_string(),
                 });

@@ -147,6 +147,8 @@ pub enum Command {
     /// `--dump-openings`: print the openings (in playing order) as an
     /// openings file (`start FEN | moves`) and exit.
     DumpOpenings(Box<Config>),
+    /// `-help`: the usage text on stdout.
+    Help,
 }
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
@@ -380,7 +382,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 merge.get_or_insert_with(Vec::new).extend(files);
             }
             "dump-openings" => dump = true,
-            "help" | "h" => return Err(USAGE.to_string()),
+            "help" | "h" => return Ok(Command::Help),
             _ => return Err(format!("unknown option {raw:?}\n{USAGE}")),
         }
     }

@@ -492,6 +492,10 @@ pub fn main(args: &[String]) -> i32 {
             results,
             sprt,
         }) => merge(&files, results.as_deref(), sprt),
+        Ok(Command::Help) => {
+            outln!("{}", args::USAGE);
+            0
+        }
         Ok(Command::DumpOpenings(c)) => match load_openings(&c) {
             Ok(list) => {
                 for o in list {

@@ -554,7 +554,8 @@ impl Engine {
         match self.proto {
             Proto::Uci => {
                 let t: Vec<&str> = line.split_whitespace().collect();
-                if t.first() != Some(&"info") {
+                // (`info string ...` is free text, never a score.)
+                if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
                     return None;
                 }
                 let i = t.iter().position(|w| *w == "score")?;

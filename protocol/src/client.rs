@@ -513,10 +513,10 @@ impl Engine {
         loop {
             match self.wait_line(stop_deadline, abort) {
                 Wait::Line(l) => {
-                    if let Some(s) = self.parse_score(&l) {
+                    if let Some(s) = parse_score(self.proto, &l) {
                         score = Some(s);
                     }
-                    if let Some(text) = self.parse_bestmove(&l) {
+                    if let Some(text) = parse_bestmove(self.proto, &l) {
                         let elapsed = sent.elapsed();
                         let mv = self.decode_move(&current, &text)?;
                         return Ok(Reply {
@@ -547,64 +547,6 @@ impl Engine {
                 }
                 Wait::Aborted => return Err(Fault::Hang("aborted".into())),
             }
-        }
-    }
-
-    fn parse_score(&self, line: &str) -> Option<EngineScore> {
-        match self.proto {
-            Proto::Uci => {
-                let t: Vec<&str> = line.split_whitespace().collect();
-                // (`info string ...` is free text, never a score.)
-                if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
-                    return None;
-                }
-                let i = t.iter().position(|w| *w == "score")?;
-                let v: i32 = t.get(i + 2)?.parse().ok()?;
-                match *t.get(i + 1)? {
-                    "cp" => Some(EngineScore::Cp(v)),
-                    "mate" => Some(EngineScore::Mate(v)),
-                    _ => None,
-                }
-            }
-            Proto::Hub => {
-                let args = hub_args(line);
-                if args.first().map(|a| a.0.as_str()) != Some("info") {
-                    return None;
-                }
-                let (_, v) = args.iter().find(|(k, _)| k == "score")?;
-                let men: f64 = v.parse().ok()?;
-                if !men.is_finite() {
-                    return None;
-                }
-                let cp = (men * 100.0).round().clamp(-1e6, 1e6) as i32;
-                // Scan's convention: a win in n plies is 10000 - n centi-men.
-                Some(if cp > 9000 {
-                    EngineScore::Mate((10_000 - cp + 1) / 2)
-                } else if cp < -9000 {
-                    EngineScore::Mate(-((10_000 + cp + 1) / 2))
-                } else {
-                    EngineScore::Cp(cp)
-                })
-            }
-        }
-    }
-
-    /// The move text of a final answer line, or None if the line is not one.
-    /// An answer line without a move gives an empty text.
-    fn parse_bestmove(&self, line: &str) -> Option<String> {
-        let mut t = line.split_whitespace();
-        match (self.proto, t.next()) {
-            (Proto::Uci, Some("bestmove")) => Some(t.next().unwrap_or("").to_string()),
-            (Proto::Hub, Some("done")) => {
-                let args = hub_args(line);
-                Some(
-                    args.iter()
-                        .find(|(k, _)| k == "move")
-                        .map(|(_, v)| v.clone())
-                        .unwrap_or_default(),
-                )
-            }
-            _ => None,
         }
     }
 
@@ -665,6 +607,65 @@ impl Drop for Engine {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
         }
+    }
+}
+
+/// The score of an `info` line, if it has one.
+pub fn parse_score(proto: Proto, line: &str) -> Option<EngineScore> {
+    match proto {
+        Proto::Uci => {
+            let t: Vec<&str> = line.split_whitespace().collect();
+            // (`info string ...` is free text, never a score.)
+            if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
+                return None;
+            }
+            let i = t.iter().position(|w| *w == "score")?;
+            let v: i32 = t.get(i + 2)?.parse().ok()?;
+            match *t.get(i + 1)? {
+                "cp" => Some(EngineScore::Cp(v)),
+                "mate" => Some(EngineScore::Mate(v)),
+                _ => None,
+            }
+        }
+        Proto::Hub => {
+            let args = hub_args(line);
+            if args.first().map(|a| a.0.as_str()) != Some("info") {
+                return None;
+            }
+            let (_, v) = args.iter().find(|(k, _)| k == "score")?;
+            let men: f64 = v.parse().ok()?;
+            if !men.is_finite() {
+                return None;
+            }
+            let cp = (men * 100.0).round().clamp(-1e6, 1e6) as i32;
+            // Scan's convention: a win in n plies is 10000 - n centi-men.
+            Some(if cp > 9000 {
+                EngineScore::Mate((10_000 - cp + 1) / 2)
+            } else if cp < -9000 {
+                EngineScore::Mate(-((10_000 + cp + 1) / 2))
+            } else {
+                EngineScore::Cp(cp)
+            })
+        }
+    }
+}
+
+/// The move text of a final answer line, or None if the line is not one.
+/// An answer line without a move gives an empty text.
+pub fn parse_bestmove(proto: Proto, line: &str) -> Option<String> {
+    let mut t = line.split_whitespace();
+    match (proto, t.next()) {
+        (Proto::Uci, Some("bestmove")) => Some(t.next().unwrap_or("").to_string()),
+        (Proto::Hub, Some("done")) => {
+            let args = hub_args(line);
+            Some(
+                args.iter()
+                    .find(|(k, _)| k == "move")
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default(),
+            )
+        }
+        _ => None,
     }
 }
 
@@ -945,6 +946,42 @@ mod tests {
         // Unbalanced quotes and stray '=' do not panic.
         let _ = hub_args("x=\"abc");
         let _ = hub_args("= = =\"");
+    }
+
+    #[test]
+    fn score_and_answer_lines() {
+        use EngineScore::*;
+        assert_eq!(
+            parse_score(Proto::Uci, "info depth 5 score cp -31 nodes 9 pv d3-d4"),
+            Some(Cp(-31))
+        );
+        assert_eq!(
+            parse_score(Proto::Uci, "info score mate 3 lowerbound"),
+            Some(Mate(3))
+        );
+        assert_eq!(parse_score(Proto::Uci, "info string score cp 5"), None);
+        assert_eq!(parse_score(Proto::Uci, "info score cp"), None);
+        assert_eq!(parse_score(Proto::Uci, "info score cp 1e99"), None);
+        assert_eq!(
+            parse_score(Proto::Hub, "info depth=3 score=0.29"),
+            Some(Cp(29))
+        );
+        // Scan: a win in 3 plies is 99.97 men; a loss in 2 plies -99.98.
+        assert_eq!(parse_score(Proto::Hub, "info score=99.97"), Some(Mate(2)));
+        assert_eq!(parse_score(Proto::Hub, "info score=-99.98"), Some(Mate(-1)));
+        assert_eq!(parse_score(Proto::Hub, "info score=nan"), None);
+        assert_eq!(
+            parse_bestmove(Proto::Uci, "bestmove d3-d4 ponder e6-e5").as_deref(),
+            Some("d3-d4")
+        );
+        assert_eq!(parse_bestmove(Proto::Uci, "bestmove").as_deref(), Some(""));
+        assert_eq!(parse_bestmove(Proto::Uci, "bestmoved3-d4"), None);
+        assert_eq!(
+            parse_bestmove(Proto::Hub, "done move=19-27 ponder=41-33").as_deref(),
+            Some("19-27")
+        );
+        assert_eq!(parse_bestmove(Proto::Hub, "done").as_deref(), Some(""));
+        assert_eq!(parse_bestmove(Proto::Hub, "info depth=1"), None);
     }
 
     #[test]

@@ -71,6 +71,12 @@ impl Fault {
             Fault::Crash(m) => format!("engine crashed: {m}"),
             Fault::Hang(m) => format!("engine hangs: {m}"),
             Fault::Garbage(m) => format!("garbage output: {m}"),
+            // The rules core's messages already say "illegal move ...".
+            Fault::Illegal(m)
+                if m.starts_with("illegal move") || m.starts_with("ambiguous move") =>
+            {
+                m.clone()
+            }
             Fault::Illegal(m) => format!("illegal move: {m}"),
         }
     }
@@ -560,7 +566,7 @@ impl Engine {
         match self.proto {
             Proto::Uci => pos.parse_move(text).map_err(|e| match e {
                 tama_engine::MoveError::Malformed(m) => Fault::Garbage(m),
-                other => Fault::Illegal(format!("{}: {other}", shorten(text))),
+                other => Fault::Illegal(other.to_string()),
             }),
             Proto::Hub => hub_parse_move(pos, text),
         }

@@ -391,8 +391,16 @@ pub fn run(config: Config) -> i32 {
             let eta = elapsed / done as f64 * (total - done) as f64;
             let head = &summary.pairs[0];
             let hw = head.wdl;
+            let sprt = match (summary.sprt, summary.sprt_state()) {
+                (Some(s), Some((llr, _))) => format!(
+                    " | LLR {llr:.2} [{:.2}, {:.2}]",
+                    s.lower_bound(),
+                    s.upper_bound()
+                ),
+                _ => String::new(),
+            };
             errln!(
-                "[{done}/{total}] round {} {w} vs {b}: {} ({}) | {} vs {}: +{} ={} -{} [{:.3}] Elo {} | ETA {}",
+                "[{done}/{total}] round {} {w} vs {b}: {} ({}) | {} vs {}: +{} ={} -{} [{:.3}] Elo {}{sprt} | ETA {}",
                 record.round,
                 record.outcome.pdn(),
                 record.termination,
@@ -438,9 +446,20 @@ pub fn run(config: Config) -> i32 {
 /// The termination reason without game-specific numbers, for the counts.
 /// (a fault or a time loss keeps its category: "white engine crashed").
 fn generic_reason(t: &str) -> String {
-    if t.starts_with("white ") || t.starts_with("black ") {
-        if let Some(i) = t.find(':') {
-            return t[..i].to_string();
+    const CATEGORIES: [&str; 7] = [
+        "engine failed to start",
+        "engine crashed",
+        "engine hangs",
+        "garbage output",
+        "illegal move",
+        "ambiguous move",
+        "loses on time",
+    ];
+    for side in ["white ", "black "] {
+        if let Some(rest) = t.strip_prefix(side) {
+            if let Some(c) = CATEGORIES.iter().find(|c| rest.starts_with(*c)) {
+                return format!("{side}{c}");
+            }
         }
     }
     t.to_string()
@@ -602,6 +621,10 @@ mod tests {
         assert_eq!(
             generic_reason("black engine hangs: no move after 3.0 s, even after stop"),
             "black engine hangs"
+        );
+        assert_eq!(
+            generic_reason("white illegal move a1-h8: no piece on a1"),
+            "white illegal move"
         );
         assert_eq!(
             generic_reason("adjudication: draw (both scores agree)"),

@@ -9,6 +9,7 @@ const USAGE_PERFT: &str = "usage: tama perft [--variant armenian|turkish] [--cap
 
 pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
+        Some("match") => tama_protocol::tournament::main(&args[1..]),
         Some("perft") => match perft_command(&args[1..]) {
             Ok(()) => 0,
             Err(e) => {

@@ -1,0 +1,480 @@
+//! End-to-end tests of `tama match`, with the fake engines of
+//! `tests/fixtures/fake_engine.rs` (a correct random mover and one engine per
+//! fault). Every game written to the PDN is read back and replayed through
+//! the rules core, and must end as recorded.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use tama_engine::{Game, GameStatus, Rules};
+use tama_protocol::tournament::json::Json;
+use tama_protocol::tournament::pdn::{read_pdn, PdnGame};
+
+const TAMA: &str = env!("CARGO_BIN_EXE_tama");
+const FAKE: &str = env!("CARGO_BIN_EXE_tama-fake-engine");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tama-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `tama match ARGS`, killing it (and failing) after two minutes.
+fn run_match(args: &[String]) -> Output {
+    let mut child = Command::new(TAMA)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("tama match did not finish: {args:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+/// `-engine` arguments for a fake engine.
+fn fake(name: &str, mode: &str, fault_at: u32, seed: u32) -> String {
+    format!("-engine cmd={FAKE} name={name} arg={mode} arg={fault_at} arg={seed}")
+}
+
+/// Reads the PDN and checks that every game replays legally and ends as
+/// recorded: a win on the board is a position without legal moves for the
+/// loser, a repetition draw is a threefold repetition, and any other
+/// termination (adjudication, fault) leaves a game that is not over.
+fn check_pdn(path: &Path, rules: Rules) -> Vec<PdnGame> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let games = read_pdn(&text, rules).unwrap();
+    for (i, g) in games.iter().enumerate() {
+        let result = g.tag("Result").unwrap();
+        assert_eq!(g.result.as_deref(), Some(result), "game {i}");
+        assert_eq!(g.start.rules(), rules, "game {i}");
+        let mut game = Game::new(g.start);
+        for m in &g.moves {
+            game.play(*m);
+        }
+        let why = g.tag("Termination").unwrap();
+        let status = game.status();
+        if why.ends_with("has no legal move") {
+            let expect = if result == "2-0" {
+                tama_engine::Color::White
+            } else {
+                tama_engine::Color::Black
+            };
+            assert_eq!(status, GameStatus::Won(expect), "game {i}: {why}");
+        } else if why == "threefold repetition" {
+            assert_eq!(status, GameStatus::DrawByRepetition, "game {i}");
+            assert_eq!(result, "1-1");
+        } else {
+            assert_eq!(status, GameStatus::Ongoing, "game {i}: {why}");
+        }
+        assert_eq!(
+            g.tag("PlyCount").unwrap(),
+            g.moves.len().to_string(),
+            "game {i}"
+        );
+        assert!(g.tag("FEN").is_some() && g.tag("TimeControl").is_some());
+    }
+    games
+}
+
+fn json(path: &Path) -> Json {
+    Json::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn random_movers_finish_a_match_and_every_game_replays() {
+    let dir = scratch("random");
+    let pdn = dir.join("games.pdn");
+    let res = dir.join("r.json");
+    let out = run_match(&args(&format!(
+        "{} {} -each tc=10+0.1 -rounds 6 -repeat -concurrency 2 -maxmoves 150 \
+         -openings order=random -seed 3 -pdnout {} -results {}",
+        fake("A", "random", 1, 1),
+        fake("B", "random", 1, 2),
+        pdn.display(),
+        res.display()
+    )));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = check_pdn(&pdn, Rules::default());
+    assert_eq!(games.len(), 12);
+    // Paired games: same opening, colours reversed.
+    for r in 1..=6 {
+        let pair: Vec<&PdnGame> = games
+            .iter()
+            .filter(|g| g.tag("Round").unwrap().starts_with(&format!("{r}.")))
+            .collect();
+        assert_eq!(pair.len(), 2);
+        assert_eq!(pair[0].start, pair[1].start);
+        assert_eq!(pair[0].tag("White"), pair[1].tag("Black"));
+        assert_eq!(pair[0].tag("GameType"), Some("Armenian"));
+    }
+    let j = json(&res);
+    assert_eq!(j.get("games_played").and_then(Json::as_u64), Some(12));
+    let p = &j.get("pairs").unwrap().as_array().unwrap()[0];
+    let penta: u64 = p
+        .get("pentanomial")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Json::as_u64)
+        .sum();
+    assert_eq!(penta, 6);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("A vs B: 12 games"), "{stdout}");
+    assert!(stdout.contains("pentanomial"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("[12/12]") && stderr.contains("ETA"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn every_fault_costs_its_game_with_the_right_reason() {
+    let dir = scratch("faults");
+    let pdn = dir.join("games.pdn");
+    let res = dir.join("r.json");
+    // A gauntlet: the correct random mover against one engine per fault;
+    // each fault strikes at the faulty engine's 3rd search (or at once).
+    let faults = [
+        ("illegal", 3, "illegal move"),
+        ("crash", 3, "engine crashed"),
+        ("hang", 3, "engine hangs"),
+        ("garbage", 3, "garbage output"),
+        ("slow", 3, "loses on time"),
+        ("nobestmove", 3, "engine hangs"),
+        ("nostart", 1, "engine failed to start"),
+    ];
+    // The correct engine gets a roomy clock of its own (so a loaded machine
+    // cannot make it lose on time); the faulty ones share a short one.
+    let mut cmd = fake("Good", "random", 1, 7) + " tc=20+0.1";
+    for (mode, at, _) in faults {
+        cmd.push(' ');
+        cmd.push_str(&fake(mode, mode, at, 5));
+    }
+    let out = run_match(&args(&format!(
+        "{cmd} -each tc=1+0.05 -tournament gauntlet -rounds 1 -repeat -concurrency 2 \
+         -timemargin 100 -pdnout {} -results {}",
+        pdn.display(),
+        res.display()
+    )));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = check_pdn(&pdn, Rules::default());
+    assert_eq!(games.len(), 2 * faults.len());
+    for (mode, _, reason) in faults {
+        let theirs: Vec<&PdnGame> = games
+            .iter()
+            .filter(|g| g.tag("White") == Some(mode) || g.tag("Black") == Some(mode))
+            .collect();
+        // Both games (as White and as Black): the engine was restarted.
+        assert_eq!(theirs.len(), 2, "{mode}");
+        for g in theirs {
+            let white = g.tag("White") == Some(mode);
+            let result = g.tag("Result").unwrap();
+            assert_eq!(result, if white { "0-2" } else { "2-0" }, "{mode}");
+            let why = g.tag("Termination").unwrap();
+            assert!(why.contains(reason), "{mode}: {why}");
+            let side = if white { "white" } else { "black" };
+            assert!(why.starts_with(side), "{mode}: {why}");
+        }
+    }
+    let j = json(&res);
+    let good = &j.get("pairs").unwrap().as_array().unwrap()[0];
+    assert_eq!(good.get("first").and_then(Json::as_str), Some("Good"));
+    assert_eq!(good.get("wins").and_then(Json::as_u64), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("cross-table"), "{stdout}");
+}
+
+#[test]
+fn hub_engines_play_against_uci_engines() {
+    let dir = scratch("hub");
+    let pdn = dir.join("games.pdn");
+    for variant in ["armenian", "turkish"] {
+        let _ = std::fs::remove_file(&pdn);
+        let out = run_match(&args(&format!(
+            "{} proto=hub {} -each depth=1 -rounds 2 -repeat -variant {variant} \
+             -maxmoves 120 -pdnout {}",
+            fake("H", "random", 1, 4),
+            fake("U", "random", 1, 6),
+            pdn.display()
+        )));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rules = if variant == "turkish" {
+            Rules::TURKISH
+        } else {
+            Rules::ARMENIAN
+        };
+        let games = check_pdn(&pdn, rules);
+        assert_eq!(games.len(), 4);
+        for g in &games {
+            let why = g.tag("Termination").unwrap();
+            assert!(!why.contains("engine") && !why.contains("illegal"), "{why}");
+            assert!(g.moves.len() > 4);
+        }
+        if variant == "turkish" {
+            assert_eq!(games[0].tag("GameType"), Some("30"));
+        }
+    }
+}
+
+#[test]
+fn sprt_stops_as_soon_as_it_decides() {
+    let dir = scratch("sprt");
+    let res = dir.join("r.json");
+    // The illegal-move engine loses every game: all pairs won, H1 after 19
+    // pairs (see the SPRT unit tests), long before the 400 games planned.
+    let out = run_match(&args(&format!(
+        "{} {} -each st=1 -rounds 200 -repeat -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
+         -results {}",
+        fake("Good", "random", 1, 1),
+        fake("Bad", "illegal", 1, 1),
+        res.display()
+    )));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&res);
+    let sprt = j.get("sprt").unwrap();
+    assert_eq!(sprt.get("decision").and_then(Json::as_str), Some("H1"));
+    let llr = sprt.get("llr").and_then(Json::as_f64).unwrap();
+    assert!(llr >= sprt.get("upper").and_then(Json::as_f64).unwrap());
+    let played = j.get("games_played").and_then(Json::as_u64).unwrap();
+    assert!((30..=60).contains(&played), "{played} games");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("H1 accepted"));
+}
+
+#[test]
+fn adjudication_by_agreed_scores_and_by_length() {
+    let dir = scratch("adjudicate");
+    let pdn = dir.join("games.pdn");
+    // Far apart men: no capture is possible in the first few moves.
+    let openings = dir.join("o.fen");
+    std::fs::write(&openings, "W:Wa2,b2,c2:Bf7,g7,h7\n").unwrap();
+    // Both engines say White is 1000 down: Black wins by resignation
+    // after 3 moves of each side.
+    let out = run_match(&args(&format!(
+        "{} {} -each depth=1 -rounds 1 -repeat -resign movecount=3 score=500 \
+         -openings file={} -pdnout {}",
+        fake("X", "whitelost", 1, 1),
+        fake("Y", "whitelost", 1, 2),
+        openings.display(),
+        pdn.display()
+    )));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = check_pdn(&pdn, Rules::default());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.tag("Result"), Some("0-2"));
+        assert!(g.tag("Termination").unwrap().contains("white resigns"));
+        assert_eq!(g.moves.len(), 6);
+    }
+    // Random movers report the material balance (0 here): a draw by
+    // agreed scores after 2 moves each; a length limit of 1 move comes first.
+    for (flags, reason, plies) in [
+        (
+            "-draw movenumber=0 movecount=2 score=0",
+            "draw (both scores agree)",
+            4,
+        ),
+        ("-maxmoves 1", "maximum game length", 2),
+    ] {
+        let _ = std::fs::remove_file(&pdn);
+        let out = run_match(&args(&format!(
+            "{} {} -each depth=1 -rounds 1 -repeat {flags} -openings file={} -pdnout {}",
+            fake("X", "random", 1, 1),
+            fake("Y", "random", 1, 2),
+            openings.display(),
+            pdn.display()
+        )));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let games = check_pdn(&pdn, Rules::default());
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert_eq!(g.tag("Result"), Some("1-1"));
+            assert!(g.tag("Termination").unwrap().contains(reason), "{flags}");
+            assert_eq!(g.moves.len(), plies, "{flags}");
+        }
+    }
+}
+
+#[test]
+fn results_files_merge_into_one_table() {
+    let dir = scratch("merge");
+    let mut files = Vec::new();
+    for (k, seed) in [(1, 11), (2, 12)] {
+        let res = dir.join(format!("r{k}.json"));
+        let out = run_match(&args(&format!(
+            "{} {} -each depth=1 -rounds 2 -repeat -maxmoves 60 -results {}",
+            fake("A", "random", 1, seed),
+            fake("B", "random", 1, seed + 100),
+            res.display()
+        )));
+        assert!(out.status.success());
+        files.push(res);
+    }
+    let merged = dir.join("all.json");
+    let out = run_match(&args(&format!(
+        "--merge {} {} -results {}",
+        files[0].display(),
+        files[1].display(),
+        merged.display()
+    )));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let count = |j: &Json, k: &str| {
+        j.get("pairs").unwrap().as_array().unwrap()[0]
+            .get(k)
+            .and_then(Json::as_u64)
+            .unwrap()
+    };
+    let (a, b, m) = (json(&files[0]), json(&files[1]), json(&merged));
+    for k in ["wins", "draws", "losses", "games"] {
+        assert_eq!(count(&m, k), count(&a, k) + count(&b, k), "{k}");
+    }
+    assert_eq!(m.get("games").unwrap().as_array().unwrap().len(), 8);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("A vs B: 8 games"));
+    // A file that is not a results file is refused.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"x\": 1}").unwrap();
+    let out = run_match(&args(&format!("--merge {}", bad.display())));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bad_command_lines_are_refused_with_status_2() {
+    let missing_openings = format!(
+        "-engine cmd={FAKE} st=1 -engine cmd={FAKE} st=1 -openings file=/nonexistent/o.fen"
+    );
+    let out = run_match(&args(&missing_openings));
+    assert_eq!(out.status.code(), Some(2));
+    for bad in [
+        "",
+        "-engine cmd=x st=1",
+        "-engine cmd=x -engine cmd=y",
+        "-engine cmd=x st=1 -engine cmd=y st=1 -rounds -3",
+        "-engine cmd=/nonexistent/engine st=1 -engine cmd=/nonexistent/engine st=1",
+    ] {
+        let out = run_match(&args(bad));
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!out.stderr.is_empty());
+    }
+    let help = run_match(&args("--help"));
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("usage: tama match"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_what_it_has_and_exits() {
+    let dir = scratch("sigint");
+    let pdn = dir.join("games.pdn");
+    let res = dir.join("r.json");
+    let child = Command::new(TAMA)
+        .arg("match")
+        .args(args(&format!(
+            "{} {} -each st=0.05 -rounds 500 -repeat -pdnout {} -results {}",
+            fake("A", "random", 1, 1),
+            fake("B", "random", 1, 2),
+            pdn.display(),
+            res.display()
+        )))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first finished game, then interrupt.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&pdn).map_or(true, |t| !t.contains("[Result")) {
+        assert!(Instant::now() < deadline, "no game finished");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(130));
+    let games = check_pdn(&pdn, Rules::default());
+    assert!(!games.is_empty() && games.len() < 1000);
+    let j = json(&res);
+    assert_eq!(j.get("interrupted"), Some(&Json::Bool(true)));
+    assert_eq!(
+        j.get("games_played").and_then(Json::as_u64),
+        Some(games.len() as u64)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("interrupted"));
+}
+
+/// Tama against itself. Needs the UCI loop of the protocol branch in the
+/// `tama` binary; ignored on branch `match` until it is merged. (It passed
+/// on a trial merge of `match` with `protocol` at c0b4a0a.)
+#[test]
+#[ignore = "needs the UCI loop (protocol branch); enable after merging"]
+fn tama_against_itself_finishes_a_small_match() {
+    let dir = scratch("self");
+    let pdn = dir.join("games.pdn");
+    let out = run_match(&args(&format!(
+        "-engine cmd={TAMA} name=T1 -engine cmd={TAMA} name=T2 option.Hash=8 \
+         -each tc=1+0.02 -rounds 3 -repeat -maxmoves 150 -pdnout {}",
+        pdn.display()
+    )));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = check_pdn(&pdn, Rules::default());
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        let why = g.tag("Termination").unwrap();
+        assert!(
+            !why.contains("engine") && !why.contains("illegal") && !why.contains("time"),
+            "{why}"
+        );
+    }
+}

@@ -710,6 +710,40 @@ mod tests {
         assert_eq!(g.moves().len(), 10);
     }
 
+    /// A king's quiet move that passes over a piece (pydraughts 0.6.7
+    /// generates these for Turkish kings; they are not legal).
+    fn through_pieces(p: &Position, t: &str) -> bool {
+        let Some((a, b)) = t.split_once('-') else {
+            return false;
+        };
+        let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>()) else {
+            return false;
+        };
+        let (Some(from), Some(to)) = (Square::new(a - 1), Square::new(b - 1)) else {
+            return false;
+        };
+        if !p.piece_at(from).is_some_and(|pc| pc.king) {
+            return false;
+        }
+        let (df, dr) = (
+            (to.file() as i32 - from.file() as i32).signum(),
+            (to.rank() as i32 - from.rank() as i32).signum(),
+        );
+        let (mut f, mut r) = (from.file() as i32 + df, from.rank() as i32 + dr);
+        let mut blocked = false;
+        while (f, r) != (to.file() as i32, to.rank() as i32) {
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                return false;
+            }
+            blocked |= p
+                .piece_at(Square::from_coords(f as u8, r as u8).unwrap())
+                .is_some();
+            f += df;
+            r += dr;
+        }
+        blocked
+    }
+
     #[test]
     fn pydraughts_test_vectors() {
         // /work/notes/hub_experiments/test_vectors.json, when present: every
@@ -721,7 +755,7 @@ mod tests {
         )) else {
             return;
         };
-        let mut checked = 0;
+        let (mut checked, mut skipped, mut pydraughts_bug, mut cut) = (0, 0, 0, 0);
         for line in text
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -729,7 +763,33 @@ mod tests {
             let parts: Vec<&str> = line.split('|').collect();
             let (pos, moves, legal) = (parts[0], parts[1], parts[2]);
             let moves: Vec<String> = moves.split_whitespace().map(String::from).collect();
-            let g = build_game(Rules::TURKISH, Some(pos), &moves).unwrap();
+            // pydraughts accepts men standing on their own far rank in a
+            // set-up position; Tama refuses them (such a man would be a king).
+            let far_rank_man = pos[57..65].contains('b') || pos[1..9].contains('w');
+            let mut g = match build_game(Rules::TURKISH, Some(pos), &[]) {
+                Err(e) if far_rank_man => {
+                    assert!(e.contains("far rank"), "{e}");
+                    skipped += 1;
+                    continue;
+                }
+                r => r.unwrap(),
+            };
+            let mut followed = true;
+            for m in &moves {
+                match parse_move(g.position(), m) {
+                    Ok(mv) => g.play(mv),
+                    Err(e) => {
+                        // Only pydraughts' king-through-pieces moves may fail.
+                        assert!(through_pieces(g.position(), m), "{line}: {e}");
+                        followed = false;
+                        break;
+                    }
+                }
+            }
+            if !followed {
+                cut += 1;
+                continue;
+            }
             let p = g.position();
             let mut board = parts[3].split_whitespace();
             let side = board.next().unwrap();
@@ -761,10 +821,23 @@ mod tests {
             ours.sort();
             theirs.sort();
             theirs.dedup();
-            assert_eq!(ours, theirs, "{line}");
+            // pydraughts 0.6.7 lets a Turkish king slide through pieces
+            // (b1-b8 over its own men on b6 and b7): such moves are the only
+            // difference allowed, and only on pydraughts' side.
+            let missing: Vec<&String> = ours.iter().filter(|m| !theirs.contains(m)).collect();
+            let extra: Vec<&String> = theirs.iter().filter(|m| !ours.contains(m)).collect();
+            assert!(missing.is_empty(), "{line}: pydraughts lacks {missing:?}");
+            assert!(
+                extra.iter().all(|m| through_pieces(p, m)),
+                "{line}: pydraughts also has {extra:?}"
+            );
+            pydraughts_bug += extra.len();
             checked += 1;
         }
-        assert!(checked > 100, "{checked}");
+        assert!(checked >= 70, "{checked} {skipped}");
+        eprintln!(
+            "{checked} vectors agree; {skipped} set-ups refused (man on its far rank), {cut} games left at a pydraughts king move through pieces, {pydraughts_bug} such moves in the legal lists"
+        );
     }
 
     #[test]

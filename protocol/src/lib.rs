@@ -115,3 +115,6 @@ pub fn exercise_parsers(line: &str) {
         let _ = settings.set(name, Some(value));
     }
 }
+
+#[cfg(test)]
+mod randomized_tests;

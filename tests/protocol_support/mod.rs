@@ -14,7 +14,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(30);
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<(Instant, String)>,
+    /// When the reader thread received the last line returned.
+    pub last_at: Instant,
     /// Everything sent (`> `) and received (`< `), for failure messages.
     pub transcript: Vec<String>,
 }
@@ -45,7 +47,7 @@ impl Engine {
                         let s = String::from_utf8_lossy(&buf)
                             .trim_end_matches(['\n', '\r'])
                             .to_string();
-                        if tx.send(s).is_err() {
+                        if tx.send((Instant::now(), s)).is_err() {
                             break;
                         }
                     }
@@ -56,6 +58,7 @@ impl Engine {
             stdin: child.stdin.take(),
             child,
             lines: rx,
+            last_at: Instant::now(),
             transcript: Vec::new(),
         }
     }
@@ -77,7 +80,8 @@ impl Engine {
     /// The next line, or `None` after `timeout`.
     pub fn recv_timeout(&mut self, timeout: Duration) -> Option<String> {
         match self.lines.recv_timeout(timeout) {
-            Ok(l) => {
+            Ok((at, l)) => {
+                self.last_at = at;
                 self.transcript.push(format!("< {l}"));
                 Some(l)
             }

@@ -51,7 +51,10 @@ fn stop_and_isready_latency() {
         e.send("stop");
         let lines = e.until("bestmove");
         stop.push(e.last_at.duration_since(t));
-        assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1
+        );
     }
     println!("{}", summary("stop -> bestmove", stop));
     println!("{}", summary("isready -> readyok during search", ready));

@@ -485,7 +485,7 @@ fn megabyte_lines() {
     e.send(&line);
     assert!(e.sync().is_empty());
     // A megabyte of junk.
-    let junk: String = std::iter::repeat('x').take(1 << 20).collect();
+    let junk = "x".repeat(1 << 20);
     e.send(&junk);
     assert_eq!(errors(&e.sync()).len(), 1);
 }

@@ -198,6 +198,23 @@ fn go_with_limits() {
 }
 
 #[test]
+fn absurd_times_are_searched_until_stop() {
+    let mut e = uci();
+    let big = i64::MAX;
+    e.send(&format!(
+        "go wtime {big} btime {big} winc {big} binc {big} movestogo 1"
+    ));
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send(&format!("go movetime {big}"));
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
 fn infinite_search_answers_isready_and_stops() {
     let mut e = uci();
     e.send("position startpos");

@@ -486,7 +486,7 @@ pub fn score_text(score: Score) -> String {
 pub fn limits_of(level: &Level, mode: GoMode, us: Color) -> SearchLimits {
     let dur = |s: f64| {
         Duration::from_secs_f64(if s.is_finite() {
-            s.clamp(0.0, 1e9)
+            s.clamp(0.0, 3.15e7) // a year at most: no deadline overflows
         } else {
             0.0
         })

@@ -65,6 +65,9 @@ pub enum Command {
     Bench(Option<u32>),
 }
 
+/// The longest time (ms) taken from `go`: a year.
+pub const MAX_TIME_MS: i64 = 365 * 24 * 3600 * 1000;
+
 /// The deepest `go perft` / `bench` accepted.
 pub const MAX_PERFT_DEPTH: u32 = 64;
 
@@ -271,7 +274,9 @@ pub fn build_game(
 }
 
 fn limits_of(game: &Game, a: &GoArgs) -> Result<SearchLimits, String> {
-    let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+    // Negative times count as 0; absurd ones are cut to a year, so that no
+    // deadline computed from them can overflow.
+    let ms = |v: i64| Duration::from_millis(v.clamp(0, MAX_TIME_MS) as u64);
     let mut limits = SearchLimits {
         depth: a.depth.map(|d| d.min(MAX_PLY as u32 - 1)),
         nodes: a.nodes,

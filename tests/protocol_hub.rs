@@ -120,6 +120,24 @@ fn every_level() {
 }
 
 #[test]
+fn absurd_levels_search_until_stop() {
+    let mut e = hub_engine("turkish");
+    for level in [
+        "level time=1e300 inc=1e300 moves=1",
+        "level move-time=1e308",
+        "level infinite",
+    ] {
+        e.send("pos start");
+        e.send(level);
+        e.send("go think");
+        std::thread::sleep(Duration::from_millis(30));
+        e.send("stop");
+        let lines = e.until("done");
+        assert!(errors(&lines).is_empty(), "{level}: {lines:?}");
+    }
+}
+
+#[test]
 fn analyze_and_ping_during_search() {
     let mut e = hub_engine("turkish");
     e.send("pos start");

@@ -139,6 +139,30 @@ fn ambiguous_and_illegal_moves_say_why() {
     e.send("position startpos moves d3-d5");
     let out = e.sync();
     assert!(out[0].contains("legal moves from d3"), "{out:?}");
+
+    // An ambiguous short capture: find a position where two legal captures
+    // share their first and last square (king-heavy random positions).
+    let mut rng = tama_engine::testutil::Rng::new(11);
+    let (amb_fen, short) = (0..100_000)
+        .find_map(|_| {
+            let p = tama_engine::testutil::random_position(&mut rng, Rules::default());
+            let legal = tama_engine::movegen::legal_moves(&p);
+            legal.iter().find_map(|m| {
+                let twins = legal
+                    .iter()
+                    .filter(|o| o.from == m.from && o.to == m.to)
+                    .count();
+                (m.is_capture() && twins > 1).then(|| (p.fen(), format!("{}x{}", m.from, m.to)))
+            })
+        })
+        .expect("an ambiguous capture exists");
+    e.send(&format!("position fen {amb_fen}"));
+    let before = fen(&mut e);
+    e.send(&format!("position fen {amb_fen} moves {short}"));
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    assert!(out[0].contains("ambiguous"), "{out:?}");
+    assert_eq!(fen(&mut e), before);
 }
 
 #[test]

@@ -606,7 +606,10 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
             }
             s.set_option(&name, value.as_deref())?;
         }
-        Command::Init => s.out.line("ready"),
+        Command::Init => {
+            s.prepare();
+            s.out.line("ready");
+        }
         Command::NewGame => s.new_game(),
         Command::Pos { pos, moves } => {
             s.game = build_game(s.settings.rules, pos.as_deref(), &moves)?;

@@ -202,6 +202,22 @@ impl Session {
         }
     }
 
+    /// Gets the search ready while idle (allocates or resizes the table), so
+    /// that the next `go` does not pay for it. `isready` and Hub `init` call
+    /// this; during a search it does nothing.
+    pub fn prepare(&mut self) {
+        if self.is_searching() {
+            return;
+        }
+        let mut searcher = self.take_searcher();
+        if self.searcher_hash_mb != self.settings.hash_mb {
+            searcher.set_hash_mb(self.settings.hash_mb);
+            self.searcher_hash_mb = self.settings.hash_mb;
+            self.pending_clear = false;
+        }
+        self.searcher = Some(searcher);
+    }
+
     /// Starts a search of the current position on the worker thread. The
     /// caller has checked that no search is running. When the game is over
     /// the answer (`reporter.best` with no move) is printed at once.

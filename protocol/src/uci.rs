@@ -404,7 +404,10 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
             s.out.line("uciok");
         }
         Command::Debug(on) => s.debug = on,
-        Command::IsReady => s.out.line("readyok"),
+        Command::IsReady => {
+            s.prepare();
+            s.out.line("readyok");
+        }
         Command::SetOption { name, value } => s.set_option(&name, value.as_deref())?,
         Command::UciNewGame => s.new_game(),
         Command::Position { start, moves } => {

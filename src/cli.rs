@@ -4,12 +4,38 @@ use std::io::Write;
 use std::time::Instant;
 use tama_engine::perft::{divide, perft, perft_routes};
 use tama_engine::{Position, Rules};
+use tama_protocol::session::Dialect;
 
 const USAGE_PERFT: &str = "usage: tama perft [--variant armenian|turkish] [--capture-removal immediate|deferred] [--mid-capture-promotion false|true] [--fen FEN] [--divide] [--routes] DEPTH";
+
+const HELP: &str = "\
+Tama: an engine for Armenian (and Turkish) draughts.
+
+usage:
+  tama                 read protocol commands on stdin: the first line chooses
+                       the dialect (`uci`, the default, or `hub`); see docs/protocol.md
+  tama uci | tama hub  the same, in that dialect from the start
+  tama perft [--variant armenian|turkish] [--capture-removal immediate|deferred]
+             [--mid-capture-promotion false|true] [--fen FEN] [--divide] [--routes] DEPTH
+  tama match -engine cmd=... -engine cmd=... [flags]
+                       engine-vs-engine matches and tournaments; `tama match --help`
+  tama --help          this text
+  tama --version       the version";
 
 pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("match") => tama_protocol::tournament::main(&args[1..]),
+        None => tama_protocol::run_stdio(None),
+        Some("uci") if args.len() == 1 => tama_protocol::run_stdio(Some(Dialect::Uci)),
+        Some("hub") if args.len() == 1 => tama_protocol::run_stdio(Some(Dialect::Hub)),
+        Some("--help" | "-h" | "help") => {
+            println!("{HELP}");
+            0
+        }
+        Some("--version" | "-V") => {
+            println!("tama {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
         Some("perft") => match perft_command(&args[1..]) {
             Ok(()) => 0,
             Err(e) => {
@@ -17,8 +43,8 @@ pub fn run(args: &[String]) -> i32 {
                 2
             }
         },
-        _ => {
-            eprintln!("{USAGE_PERFT}");
+        Some(other) => {
+            eprintln!("error: unknown command {other:?}\n\n{HELP}");
             2
         }
     }

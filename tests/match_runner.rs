@@ -450,11 +450,9 @@ fn ctrl_c_writes_what_it_has_and_exits() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("interrupted"));
 }
 
-/// Tama against itself. Needs the UCI loop of the protocol branch in the
-/// `tama` binary; ignored on branch `match` until it is merged. (It passed
-/// on a trial merge of `match` with `protocol` at c0b4a0a.)
+/// Tama against itself at a tiny time control: the match completes and
+/// every game replays legally through the rules core.
 #[test]
-#[ignore = "needs the UCI loop (protocol branch); enable after merging"]
 fn tama_against_itself_finishes_a_small_match() {
     let dir = scratch("self");
     let pdn = dir.join("games.pdn");

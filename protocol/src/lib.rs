@@ -1,5 +1,122 @@
 //! Tama's line protocol: the UCI and Hub dialects (engine side) and the
 //! client that starts and talks to engine processes (the match runner).
+//!
+//! `run` is the engine's main loop: the first non-blank input line chooses
+//! the dialect (`hub` for Hub, anything else UCI), then every line is
+//! handled by that dialect until `quit` or the end of input. At the end of
+//! input a running search is stopped and its answer printed before `run`
+//! returns.
 
 pub mod client;
+pub mod hub;
+pub mod options;
+pub mod session;
+pub mod text;
 pub mod tournament;
+pub mod uci;
+
+use session::{Dialect, Out, Session};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use text::{read_line, Line, MAX_LINE_BYTES};
+
+/// What the loop does after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+static QUIET_PANICS: AtomicBool = AtomicBool::new(false);
+
+/// Runs the protocol loop on `input` until `quit` or end of input.
+/// `dialect`: `None` lets the first line choose. Returns the exit status (0).
+pub fn run<R: BufRead>(
+    mut input: R,
+    output: Box<dyn Write + Send>,
+    dialect: Option<Dialect>,
+) -> i32 {
+    let out = Out::new(output);
+    let mut session: Option<Session> = dialect.map(|d| Session::new(d, out.clone()));
+    let mut hub_state = hub::HubState::default();
+    loop {
+        let line = match read_line(&mut input, MAX_LINE_BYTES) {
+            Ok(Some(Line::Text(t))) => t,
+            Ok(Some(Line::TooLong(n))) => {
+                let s = session.get_or_insert_with(|| Session::new(Dialect::Uci, out.clone()));
+                s.error(&format!(
+                    "line of {n} bytes is too long (at most {MAX_LINE_BYTES}); ignored"
+                ));
+                continue;
+            }
+            Ok(None) | Err(_) => break,
+        };
+        if session.is_none() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let d = if line.trim() == "hub" {
+                Dialect::Hub
+            } else {
+                Dialect::Uci
+            };
+            session = Some(Session::new(d, out.clone()));
+        }
+        let s = session.as_mut().expect("chosen above");
+        if s.dialect == Dialect::Hub {
+            QUIET_PANICS.store(true, Ordering::Relaxed);
+        }
+        let flow = match s.dialect {
+            Dialect::Uci => uci::handle(s, &line),
+            Dialect::Hub => hub::handle(s, &mut hub_state, &line),
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    if let Some(s) = session.as_mut() {
+        s.finish();
+    }
+    0
+}
+
+/// The `tama` program with no arguments: the protocol on stdin/stdout.
+pub fn run_stdio(dialect: Option<Dialect>) -> i32 {
+    // Hub GUIs (pydraughts) read stderr as protocol output: keep panics
+    // quiet there. The search thread's panics are caught and answered anyway.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !QUIET_PANICS.load(Ordering::Relaxed) {
+            default_hook(info);
+        }
+    }));
+    let stdin = std::io::stdin();
+    run(stdin.lock(), Box::new(std::io::stdout()), dialect)
+}
+
+/// Runs every parser on one input line, for the fuzz target and the
+/// randomized test: none may panic, whatever the input.
+pub fn exercise_parsers(line: &str) {
+    let _ = uci::parse(line);
+    if let Ok(hub::Command::Pos { pos, moves }) = hub::parse(line) {
+        for rules in [tama_engine::Rules::TURKISH, tama_engine::Rules::ARMENIAN] {
+            let _ = hub::build_game(rules, pos.as_deref(), &moves);
+        }
+    }
+    if let Ok(uci::Command::Position { start, moves }) = uci::parse(line) {
+        let _ = uci::build_game(tama_engine::Rules::ARMENIAN, &start, &moves);
+    }
+    let start = tama_engine::Position::startpos(tama_engine::Rules::TURKISH);
+    for word in line.split_whitespace().take(8) {
+        let _ = hub::parse_move(&start, word);
+        let _ = start.parse_move(word);
+        let _ = hub::decode_position(word, tama_engine::Rules::ARMENIAN);
+    }
+    let mut settings = options::Settings::default();
+    if let Some((name, value)) = line.split_once(' ') {
+        let _ = settings.set(name, Some(value));
+    }
+}
+
+#[cfg(test)]
+mod randomized_tests;

@@ -1,0 +1,300 @@
+//! The engine options, shared by both dialects: one table, one setter.
+//!
+//! UCI shows them as `option name <Name> type ...`, Hub as `param name=<name>
+//! ...`. Names match case-insensitively, and spaces, `-` and `_` are
+//! ignored, so `Move Overhead`, `move-overhead` and `MOVE_OVERHEAD` are one
+//! option.
+
+use tama_engine::rules::parse_bool;
+use tama_engine::search::Searcher;
+use tama_engine::{CaptureRemoval, Rules, Variant};
+
+/// What kind of value an option takes (UCI's option types).
+#[derive(Clone, Debug)]
+pub enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        default: &'static str,
+        values: &'static [&'static str],
+    },
+    Button,
+}
+
+/// One option: its UCI name, its Hub name (`None`: not offered in Hub), its kind.
+#[derive(Clone, Debug)]
+pub struct OptionDef {
+    pub uci: &'static str,
+    pub hub: Option<&'static str>,
+    pub kind: Kind,
+}
+
+pub const MAX_MULTIPV: i64 = 64;
+pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+
+/// The most search threads allowed: the number of CPUs.
+pub fn max_threads() -> i64 {
+    std::thread::available_parallelism()
+        .map(|n| n.get() as i64)
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// All options, in the order they are shown.
+pub fn definitions() -> Vec<OptionDef> {
+    vec![
+        OptionDef {
+            uci: "Hash",
+            hub: Some("hash"),
+            kind: Kind::Spin {
+                default: Searcher::DEFAULT_HASH_MB as i64,
+                min: 1,
+                max: Searcher::MAX_HASH_MB as i64,
+            },
+        },
+        OptionDef {
+            uci: "Threads",
+            hub: Some("threads"),
+            kind: Kind::Spin {
+                default: 1,
+                min: 1,
+                max: max_threads(),
+            },
+        },
+        OptionDef {
+            uci: "MultiPV",
+            hub: None,
+            kind: Kind::Spin {
+                default: 1,
+                min: 1,
+                max: MAX_MULTIPV,
+            },
+        },
+        OptionDef {
+            uci: "Ponder",
+            hub: Some("ponder"),
+            kind: Kind::Check { default: false },
+        },
+        OptionDef {
+            uci: "Move Overhead",
+            hub: Some("move-overhead"),
+            kind: Kind::Spin {
+                default: 30,
+                min: 0,
+                max: MAX_MOVE_OVERHEAD_MS,
+            },
+        },
+        OptionDef {
+            uci: "Clear Hash",
+            hub: None,
+            kind: Kind::Button,
+        },
+        OptionDef {
+            uci: "Variant",
+            hub: Some("variant"),
+            kind: Kind::Combo {
+                default: "armenian",
+                values: &["armenian", "turkish"],
+            },
+        },
+        OptionDef {
+            uci: "CaptureRemoval",
+            hub: Some("capture-removal"),
+            kind: Kind::Combo {
+                default: "immediate",
+                values: &["immediate", "deferred"],
+            },
+        },
+        OptionDef {
+            uci: "MidCapturePromotion",
+            hub: Some("mid-capture-promotion"),
+            kind: Kind::Check { default: false },
+        },
+        OptionDef {
+            uci: "Baseline",
+            hub: Some("baseline"),
+            kind: Kind::Check { default: false },
+        },
+    ]
+}
+
+/// `Move Overhead` -> `moveoverhead`.
+pub fn normalize(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The definition a (user-written) name refers to, in either dialect's spelling.
+pub fn find(name: &str) -> Option<OptionDef> {
+    let key = normalize(name);
+    definitions().into_iter().find(|d| normalize(d.uci) == key)
+}
+
+/// Current values of every option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead_ms: u64,
+    pub rules: Rules,
+    pub baseline: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_mb: Searcher::DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: 30,
+            rules: Rules::default(),
+            baseline: false,
+        }
+    }
+}
+
+/// What a successful `set` asks the session to do besides storing the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    ClearHash,
+    RulesChanged,
+}
+
+impl Settings {
+    /// The current value of an option as text (what `param value=` shows).
+    pub fn value_text(&self, def: &OptionDef) -> String {
+        match normalize(def.uci).as_str() {
+            "hash" => self.hash_mb.to_string(),
+            "threads" => self.threads.to_string(),
+            "multipv" => self.multipv.to_string(),
+            "ponder" => self.ponder.to_string(),
+            "moveoverhead" => self.move_overhead_ms.to_string(),
+            "variant" => self.rules.variant.to_string(),
+            "captureremoval" => self.rules.capture_removal.to_string(),
+            "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
+            "baseline" => self.baseline.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// Sets an option by name. On error nothing changes and the message says why.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        let def = find(name).ok_or_else(|| {
+            let names: Vec<&str> = definitions().iter().map(|d| d.uci).collect();
+            format!(
+                "unknown option {}; the options are: {}",
+                crate::text::quote_short(name),
+                names.join(", ")
+            )
+        })?;
+        let value = value.map(str::trim).filter(|v| !v.is_empty());
+        let need = || value.ok_or_else(|| format!("option {} needs a value", def.uci));
+        match def.kind {
+            Kind::Button => {
+                if value.is_some() {
+                    return Err(format!("option {} is a button and takes no value", def.uci));
+                }
+                Ok(Effect::ClearHash)
+            }
+            Kind::Spin { min, max, .. } => {
+                let text = need()?;
+                let n: i64 = text.parse().map_err(|_| {
+                    format!(
+                        "option {} needs a whole number from {min} to {max}, got {}",
+                        def.uci,
+                        crate::text::quote_short(text)
+                    )
+                })?;
+                if !(min..=max).contains(&n) {
+                    return Err(format!(
+                        "option {} must be from {min} to {max}, got {n}",
+                        def.uci
+                    ));
+                }
+                match normalize(def.uci).as_str() {
+                    "hash" => self.hash_mb = n as usize,
+                    "threads" => self.threads = n as usize,
+                    "multipv" => self.multipv = n as usize,
+                    _ => self.move_overhead_ms = n as u64,
+                }
+                Ok(Effect::None)
+            }
+            Kind::Check { .. } => {
+                let text = need()?;
+                let b = parse_bool(text).map_err(|e| format!("option {}: {e}", def.uci))?;
+                match normalize(def.uci).as_str() {
+                    "ponder" => self.ponder = b,
+                    "baseline" => self.baseline = b,
+                    _ => {
+                        self.rules.mid_capture_promotion = b;
+                        return Ok(Effect::RulesChanged);
+                    }
+                }
+                Ok(Effect::None)
+            }
+            Kind::Combo { .. } => {
+                let text = need()?;
+                if normalize(def.uci) == "variant" {
+                    self.rules.variant = text
+                        .parse::<Variant>()
+                        .map_err(|e| format!("option {}: {e}", def.uci))?;
+                } else {
+                    self.rules.capture_removal = text
+                        .parse::<CaptureRemoval>()
+                        .map_err(|e| format!("option {}: {e}", def.uci))?;
+                }
+                Ok(Effect::RulesChanged)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_in_any_spelling() {
+        let mut s = Settings::default();
+        assert_eq!(s.set("move overhead", Some("100")), Ok(Effect::None));
+        assert_eq!(s.move_overhead_ms, 100);
+        assert_eq!(s.set("MOVE-OVERHEAD", Some("7")), Ok(Effect::None));
+        assert_eq!(s.move_overhead_ms, 7);
+        assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
+        assert_eq!(s.rules.variant, Variant::Turkish);
+        assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut s = Settings::default();
+        let before = s.clone();
+        for (name, value) in [
+            ("Hash", Some("0")),
+            ("Hash", Some("65537")),
+            ("Hash", Some("lots")),
+            ("Hash", None),
+            ("Threads", Some("100000")),
+            ("Variant", Some("russian")),
+            ("CaptureRemoval", Some("later")),
+            ("MidCapturePromotion", Some("maybe")),
+            ("Clear Hash", Some("now")),
+            ("Nonsense", Some("1")),
+        ] {
+            assert!(s.set(name, value).is_err(), "{name} {value:?}");
+            assert_eq!(s, before);
+        }
+    }
+}

@@ -1,0 +1,587 @@
+//! The UCI dialect: the grammar of the UCI specification, with draughts
+//! positions (FEN `W:Wa2,b2:Bc7`) and moves (`d3-d4`, `d4xd6xf6`).
+//!
+//! `parse` turns a line into a `Command` without touching any state (the
+//! fuzz target and the randomized test call it); `handle` executes it.
+
+use crate::options::{definitions, Kind};
+use crate::session::{checked_line, Reporter, Session};
+use crate::text::quote_short;
+use crate::Flow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tama_engine::movegen::legal_moves;
+use tama_engine::perft::divide;
+use tama_engine::search::{bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_PLY};
+use tama_engine::{eval, Color, Game, GameStatus, Position, Square};
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    StartPos,
+    Fen(String),
+}
+
+/// The arguments of `go` (times in milliseconds, as UCI sends them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoArgs {
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub winc: Option<i64>,
+    pub binc: Option<i64>,
+    pub movestogo: Option<u32>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<i64>,
+    pub infinite: bool,
+    pub ponder: bool,
+    pub searchmoves: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A blank line: nothing to do.
+    Empty,
+    Uci,
+    Debug(bool),
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Register,
+    UciNewGame,
+    Position {
+        start: Start,
+        moves: Vec<String>,
+    },
+    Go(GoArgs),
+    Perft(u32),
+    Stop,
+    PonderHit,
+    Quit,
+    Display,
+    Eval,
+    Bench(Option<u32>),
+}
+
+/// The longest time (ms) taken from `go`: a year.
+pub const MAX_TIME_MS: i64 = 365 * 24 * 3600 * 1000;
+
+/// The deepest `go perft` / `bench` accepted.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+const GO_KEYWORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "mate",
+];
+
+fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("{key} needs a number"))?;
+    v.parse()
+        .map_err(|_| format!("{key} needs a whole number, got {}", quote_short(v)))
+}
+
+/// Parses one input line. Errors say what was wrong.
+pub fn parse(line: &str) -> Result<Command, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&cmd, rest)) = tokens.split_first() else {
+        return Ok(Command::Empty);
+    };
+    let no_args = |c: Command| {
+        if rest.is_empty() {
+            Ok(c)
+        } else {
+            Err(format!(
+                "{cmd} takes no arguments, got {}",
+                quote_short(&rest.join(" "))
+            ))
+        }
+    };
+    match cmd {
+        "uci" => no_args(Command::Uci),
+        "isready" => no_args(Command::IsReady),
+        "ucinewgame" => no_args(Command::UciNewGame),
+        "stop" => no_args(Command::Stop),
+        "ponderhit" => no_args(Command::PonderHit),
+        "quit" => no_args(Command::Quit),
+        "d" => no_args(Command::Display),
+        "eval" => no_args(Command::Eval),
+        "register" => Ok(Command::Register),
+        "debug" => match rest {
+            [] | ["on"] => Ok(Command::Debug(true)),
+            ["off"] => Ok(Command::Debug(false)),
+            _ => Err("debug takes on or off".into()),
+        },
+        "setoption" => parse_setoption(rest),
+        "position" => parse_position(rest),
+        "go" => parse_go(rest),
+        "bench" => match rest {
+            [] => Ok(Command::Bench(None)),
+            [d] => {
+                let d: u32 = number("bench depth", Some(d))?;
+                if d == 0 || d > MAX_PERFT_DEPTH {
+                    return Err(format!("bench depth must be 1..{MAX_PERFT_DEPTH}"));
+                }
+                Ok(Command::Bench(Some(d)))
+            }
+            _ => Err("bench takes at most one argument, the depth".into()),
+        },
+        _ => Err(format!(
+            "unknown command {}; commands: uci isready setoption ucinewgame position go stop ponderhit quit d eval bench",
+            quote_short(cmd)
+        )),
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+    if rest.first() != Some(&"name") {
+        return Err("expected setoption name <id> [value <x>]".into());
+    }
+    let rest = &rest[1..];
+    let (name, value) = match rest.iter().position(|t| *t == "value") {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err("setoption needs an option name".into());
+    }
+    if value.as_deref() == Some("") {
+        return Err(format!("setoption {}: value is empty", name.join(" ")));
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, String> {
+    let (start, after) = match rest.split_first() {
+        Some((&"startpos", after)) => (Start::StartPos, after),
+        Some((&"fen", after)) => {
+            let end = after
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(after.len());
+            if end == 0 {
+                return Err("position fen needs a FEN, e.g. W:Wa2,b2:Bc7".into());
+            }
+            (Start::Fen(after[..end].join(" ")), &after[end..])
+        }
+        _ => return Err("expected position startpos|fen <FEN> [moves <m1> <m2> ...]".into()),
+    };
+    let moves = match after.split_first() {
+        None => Vec::new(),
+        Some((&"moves", m)) => m.iter().map(|s| s.to_string()).collect(),
+        Some((t, _)) => return Err(format!("expected moves, got {}", quote_short(t))),
+    };
+    Ok(Command::Position { start, moves })
+}
+
+fn parse_go(rest: &[&str]) -> Result<Command, String> {
+    if rest.first() == Some(&"perft") {
+        return match rest {
+            [_, d] => {
+                let d: u32 = number("perft", Some(d))?;
+                if d > MAX_PERFT_DEPTH {
+                    return Err(format!("perft depth must be 0..{MAX_PERFT_DEPTH}"));
+                }
+                Ok(Command::Perft(d))
+            }
+            _ => Err("expected go perft <depth>".into()),
+        };
+    }
+    let mut a = GoArgs::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i];
+        let v = rest.get(i + 1);
+        match key {
+            "wtime" => a.wtime = Some(number(key, v)?),
+            "btime" => a.btime = Some(number(key, v)?),
+            "winc" => a.winc = Some(number(key, v)?),
+            "binc" => a.binc = Some(number(key, v)?),
+            "movestogo" => a.movestogo = Some(number(key, v)?),
+            "depth" => a.depth = Some(number(key, v)?),
+            "nodes" => a.nodes = Some(number(key, v)?),
+            "movetime" => a.movetime = Some(number(key, v)?),
+            "infinite" => {
+                a.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                a.ponder = true;
+                i += 1;
+                continue;
+            }
+            "searchmoves" => {
+                i += 1;
+                while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
+                    a.searchmoves.push(rest[i].to_string());
+                    i += 1;
+                }
+                if a.searchmoves.is_empty() {
+                    return Err("searchmoves needs at least one move".into());
+                }
+                continue;
+            }
+            "mate" => return Err("go mate is not supported; use depth, nodes or movetime".into()),
+            _ => return Err(format!("unknown go argument {}", quote_short(key))),
+        }
+        i += 2;
+    }
+    if a.depth == Some(0) {
+        return Err("depth must be at least 1".into());
+    }
+    if a.movestogo == Some(0) {
+        return Err("movestogo must be at least 1".into());
+    }
+    Ok(Command::Go(a))
+}
+
+/// Builds the game a `position` command describes, or says what is wrong.
+pub fn build_game(
+    rules: tama_engine::Rules,
+    start: &Start,
+    moves: &[String],
+) -> Result<Game, String> {
+    let pos = match start {
+        Start::StartPos => Position::startpos(rules),
+        Start::Fen(f) => Position::from_fen(f, rules).map_err(|e| e.to_string())?,
+    };
+    let mut game = Game::new(pos);
+    for (i, m) in moves.iter().enumerate() {
+        game.play_text(m).map_err(|e| {
+            format!(
+                "move {} ({}) rejected: {e}; position unchanged",
+                i + 1,
+                quote_short(m)
+            )
+        })?;
+    }
+    Ok(game)
+}
+
+fn limits_of(game: &Game, a: &GoArgs) -> Result<SearchLimits, String> {
+    // Negative times count as 0; absurd ones are cut to a year, so that no
+    // deadline computed from them can overflow.
+    let ms = |v: i64| Duration::from_millis(v.clamp(0, MAX_TIME_MS) as u64);
+    let mut limits = SearchLimits {
+        depth: a.depth.map(|d| d.min(MAX_PLY as u32 - 1)),
+        nodes: a.nodes,
+        movetime: a.movetime.map(ms),
+        infinite: a.infinite,
+        ponder: a.ponder,
+        ..SearchLimits::default()
+    };
+    limits.clock.time[Color::White as usize] = a.wtime.map(ms);
+    limits.clock.time[Color::Black as usize] = a.btime.map(ms);
+    limits.clock.increment[Color::White as usize] = a.winc.map(ms).unwrap_or_default();
+    limits.clock.increment[Color::Black as usize] = a.binc.map(ms).unwrap_or_default();
+    limits.clock.moves_to_go = a.movestogo;
+    let pos = game.position();
+    for m in &a.searchmoves {
+        let mv = pos
+            .parse_move(m)
+            .map_err(|e| format!("searchmoves {}: {e}", quote_short(m)))?;
+        if !limits.searchmoves.contains(&mv) {
+            limits.searchmoves.push(mv);
+        }
+    }
+    Ok(limits)
+}
+
+/// Formats search output the UCI way.
+pub struct UciReporter;
+
+fn score_text(score: Score, bound: Bound) -> String {
+    let s = match score {
+        Score::Cp(cp) => format!("score cp {cp}"),
+        Score::Mate(n) => format!("score mate {n}"),
+    };
+    match bound {
+        Bound::Exact => s,
+        Bound::Lower => s + " lowerbound",
+        Bound::Upper => s + " upperbound",
+    }
+}
+
+impl Reporter for UciReporter {
+    fn info(&self, root: &Position, i: &SearchInfo) -> Option<String> {
+        let mut s = format!(
+            "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
+            i.depth,
+            i.seldepth,
+            i.multipv,
+            score_text(i.score, i.bound),
+            i.nodes,
+            i.nps,
+            i.hashfull,
+            i.time.as_millis()
+        );
+        let line = checked_line(root, &i.pv);
+        if !line.is_empty() {
+            s.push_str(" pv");
+            for (p, m) in &line {
+                s.push(' ');
+                s.push_str(&p.move_text(m));
+            }
+        }
+        Some(s)
+    }
+
+    fn best(&self, root: &Position, o: &SearchOutcome) -> String {
+        match o.best_move {
+            None => "bestmove (none)".to_string(),
+            Some(m) => {
+                let mut s = format!("bestmove {}", root.move_text(&m));
+                if let Some(p) = o.ponder_move {
+                    s.push_str(&format!(" ponder {}", root.play(&m).move_text(&p)));
+                }
+                s
+            }
+        }
+    }
+}
+
+/// Executes one line. Errors are printed as `info string error: ...` and
+/// leave the state as it was.
+pub fn handle(session: &mut Session, line: &str) -> Flow {
+    match parse(line) {
+        Ok(cmd) => match execute(session, cmd) {
+            Ok(flow) => flow,
+            Err(e) => {
+                session.error(&e);
+                Flow::Continue
+            }
+        },
+        Err(e) => {
+            session.error(&e);
+            Flow::Continue
+        }
+    }
+}
+
+fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
+    match cmd {
+        Command::Empty | Command::Register => {}
+        Command::Uci => {
+            s.out
+                .line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
+            s.out.line("id author The Tama developers");
+            for d in definitions() {
+                let line = match d.kind {
+                    Kind::Spin { default, min, max } => format!(
+                        "option name {} type spin default {default} min {min} max {max}",
+                        d.uci
+                    ),
+                    Kind::Check { default } => {
+                        format!("option name {} type check default {default}", d.uci)
+                    }
+                    Kind::Combo { default, values } => {
+                        let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                        format!(
+                            "option name {} type combo default {default} {}",
+                            d.uci,
+                            vars.join(" ")
+                        )
+                    }
+                    Kind::Button => format!("option name {} type button", d.uci),
+                };
+                s.out.line(&line);
+            }
+            s.out.line("uciok");
+        }
+        Command::Debug(on) => s.debug = on,
+        Command::IsReady => {
+            s.prepare();
+            s.out.line("readyok");
+        }
+        Command::SetOption { name, value } => s.set_option(&name, value.as_deref())?,
+        Command::UciNewGame => s.new_game(),
+        Command::Position { start, moves } => {
+            s.game = build_game(s.settings.rules, &start, &moves)?;
+        }
+        Command::Go(args) => {
+            if s.is_searching() {
+                return Err("a search is already running; this go is ignored (send stop first, then wait for bestmove)".into());
+            }
+            let limits = limits_of(&s.game, &args)?;
+            s.start_search(limits, Arc::new(UciReporter));
+        }
+        Command::Perft(depth) => {
+            let pos = *s.game.position();
+            let started = Instant::now();
+            let mut total = 0u64;
+            for (m, n) in divide(&pos, depth, false) {
+                s.out.line(&format!("{}: {n}", pos.move_text(&m)));
+                total += n;
+            }
+            if depth == 0 {
+                total = 1;
+            }
+            s.out.line(&format!("Nodes searched: {total}"));
+            if s.debug {
+                s.out.line(&format!(
+                    "info string perft time {} ms",
+                    started.elapsed().as_millis()
+                ));
+            }
+        }
+        Command::Stop => s.stop(),
+        Command::PonderHit => s.ponder_hit(),
+        Command::Quit => return Ok(Flow::Quit),
+        Command::Display => s.out.line(&display(&s.game)),
+        Command::Eval => {
+            let pos = s.game.position();
+            s.out.line(&eval::breakdown(pos).to_string());
+        }
+        Command::Bench(depth) => {
+            let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+            for l in &report.lines {
+                s.out.line(l);
+            }
+            s.out
+                .line(&format!("{} nodes {} nps", report.nodes, report.nps));
+        }
+    }
+    Ok(Flow::Continue)
+}
+
+/// The `d` command: the board, FEN, side to move, rules, legal moves, state.
+pub fn display(game: &Game) -> String {
+    let pos = game.position();
+    let mut s = String::from("   +-----------------+\n");
+    for rank in (0..8u8).rev() {
+        s.push_str(&format!(" {} |", rank + 1));
+        for file in 0..8u8 {
+            let sq = Square::from_coords(file, rank).expect("on the board");
+            let c = match pos.piece_at(sq) {
+                None => '.',
+                Some(p) => match (p.color, p.king) {
+                    (Color::White, false) => 'w',
+                    (Color::White, true) => 'W',
+                    (Color::Black, false) => 'b',
+                    (Color::Black, true) => 'B',
+                },
+            };
+            s.push(' ');
+            s.push(c);
+        }
+        s.push_str(" |\n");
+    }
+    s.push_str("   +-----------------+\n     a b c d e f g h\n");
+    let us = pos.side_to_move();
+    s.push_str(&format!("Fen: {}\n", pos.fen()));
+    s.push_str(&format!("Side to move: {}\n", us.name()));
+    let r = pos.rules();
+    s.push_str(&format!(
+        "Rules: Variant {} CaptureRemoval {} MidCapturePromotion {}\n",
+        r.variant, r.capture_removal, r.mid_capture_promotion
+    ));
+    let legal = legal_moves(pos);
+    let names: Vec<String> = legal.iter().map(|m| pos.move_text(m)).collect();
+    s.push_str(&format!(
+        "Legal moves ({}): {}\n",
+        names.len(),
+        names.join(" ")
+    ));
+    s.push_str(&format!(
+        "Moves played: {}, repetitions of this position: {}\n",
+        game.moves().len(),
+        game.repetitions()
+    ));
+    let state = match game.status() {
+        GameStatus::Ongoing => "ongoing".to_string(),
+        GameStatus::Won(c) => format!(
+            "lost for {} (no legal move), won by {}",
+            us.name(),
+            c.name()
+        ),
+        GameStatus::DrawByRepetition => "threefold repetition (draw)".to_string(),
+    };
+    s.push_str(&format!("Game state: {state}"));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_grammar() {
+        assert_eq!(parse("  \t "), Ok(Command::Empty));
+        assert_eq!(parse("uci"), Ok(Command::Uci));
+        assert_eq!(
+            parse("setoption name Move Overhead value 100"),
+            Ok(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("100".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(
+            parse("position fen W:Wa2:Bh7 moves a2-a3"),
+            Ok(Command::Position {
+                start: Start::Fen("W:Wa2:Bh7".into()),
+                moves: vec!["a2-a3".into()]
+            })
+        );
+        let Ok(Command::Go(g)) = parse(
+            "go wtime 1000 btime -5 winc 10 binc 10 movestogo 5 searchmoves d3-d4 a3-a4 depth 3",
+        ) else {
+            panic!()
+        };
+        assert_eq!(g.wtime, Some(1000));
+        assert_eq!(g.btime, Some(-5));
+        assert_eq!(g.searchmoves, vec!["d3-d4", "a3-a4"]);
+        assert_eq!(g.depth, Some(3));
+        assert_eq!(parse("go perft 3"), Ok(Command::Perft(3)));
+        for bad in [
+            "go depth",
+            "go depth x",
+            "go depth 0",
+            "go fast",
+            "go perft",
+            "go perft 99",
+            "position",
+            "position fen",
+            "position startpos d3-d4",
+            "setoption Hash 3",
+            "setoption name Hash value",
+            "uci now",
+            "bench 0",
+            "hello",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn rejected_position_names_the_move() {
+        let e = build_game(
+            Default::default(),
+            &Start::StartPos,
+            &["d3-d4".into(), "d4-d5".into()],
+        )
+        .unwrap_err();
+        assert!(e.contains("move 2"), "{e}");
+    }
+}

@@ -1,0 +1,280 @@
+//! The Hub dialect, end to end: the release binary, one conversation per
+//! documented command and error case (docs/protocol.md).
+
+mod protocol_support;
+
+use protocol_support::Engine;
+use std::time::Duration;
+use tama_engine::{Game, Rules};
+use tama_protocol::hub;
+
+const START: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
+
+fn hub_engine(variant: &str) -> Engine {
+    let mut e = Engine::start();
+    e.send("hub");
+    e.until("wait");
+    e.send(&format!("set-param name=variant value={variant}"));
+    e.send("init");
+    let lines = e.until("ready");
+    assert_eq!(lines, vec!["ready"], "set-param prints nothing");
+    e
+}
+
+/// `ping` -> `pong`, returning what came before.
+fn sync(e: &mut Engine) -> Vec<String> {
+    e.send("ping");
+    let mut got = e.read_until("pong", |l| l == "pong");
+    got.pop();
+    got
+}
+
+fn done_move(line: &str) -> &str {
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix("move="))
+        .expect("done move=")
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("error message=\""))
+        .collect()
+}
+
+#[test]
+fn handshake() {
+    let mut e = Engine::start();
+    e.send("hub");
+    let lines = e.until("wait");
+    assert!(lines[0].starts_with("id name=Tama version="), "{lines:?}");
+    for p in [
+        "param name=variant value=armenian type=enum values=\"armenian turkish\"",
+        "param name=capture-removal value=immediate type=enum values=\"immediate deferred\"",
+        "param name=mid-capture-promotion value=false type=bool",
+        "param name=hash value=64 type=int min=1 max=65536",
+        "param name=threads value=1 type=int min=1 max=",
+        "param name=ponder value=false type=bool",
+        "param name=move-overhead value=30 type=int min=0 max=5000",
+        "param name=baseline value=false type=bool",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(p)),
+            "missing {p:?} in {lines:#?}"
+        );
+    }
+    // Every token of id/param is name=value (pydraughts splits on '=').
+    for l in &lines[..lines.len() - 1] {
+        let t = hub::tokenize(l).unwrap();
+        assert!(t.args.iter().all(|(_, v)| v.is_some()), "{l}");
+    }
+    e.send("init");
+    e.until("ready");
+    let (status, _) = e.close();
+    assert!(status.success());
+}
+
+#[test]
+fn think_from_a_pydraughts_position() {
+    let mut e = hub_engine("turkish");
+    let moves = "22-30 41-33 20-28";
+    e.send(&format!("pos pos={START} moves=\"{moves}\""));
+    e.send("level move-time=0.05");
+    e.send("go think");
+    let lines = e.until("done");
+    for i in lines.iter().filter(|l| l.starts_with("info")) {
+        let t = hub::tokenize(i).unwrap();
+        assert!(t.args.iter().all(|(_, v)| v.is_some()), "{i}");
+        let depth = t.args.iter().find(|(k, _)| k == "depth").unwrap();
+        assert!(depth.1.as_ref().unwrap().parse::<u32>().is_ok(), "{i}");
+    }
+    let mv: Vec<String> = moves.split(' ').map(String::from).collect();
+    let game = hub::build_game(Rules::TURKISH, Some(START), &mv).unwrap();
+    let best = done_move(lines.last().unwrap());
+    assert!(hub::parse_move(game.position(), best).is_ok(), "{best}");
+    assert!(sync(&mut e).is_empty());
+}
+
+#[test]
+fn every_level() {
+    let mut e = hub_engine("turkish");
+    for level in [
+        "level move-time=0.05",
+        "level depth=2",
+        "level nodes=1000",
+        "level time=1 inc=0.1",
+        "level moves=40 time=2 inc=0.5",
+        "level moves=40 time=2",
+        "level time=59.977855353999985",
+        "level time=-0.5 inc=1",
+        "level time=1e-05",
+    ] {
+        e.send(&format!("pos pos={START}"));
+        e.send(level);
+        e.send("go think");
+        let lines = e.until("done");
+        assert!(errors(&lines).is_empty(), "{level}: {lines:?}");
+        let start = tama_engine::Position::startpos(Rules::TURKISH);
+        assert!(hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
+    }
+}
+
+#[test]
+fn absurd_levels_search_until_stop() {
+    let mut e = hub_engine("turkish");
+    for level in [
+        "level time=1e300 inc=1e300 moves=1",
+        "level move-time=1e308",
+        "level infinite",
+    ] {
+        e.send("pos start");
+        e.send(level);
+        e.send("go think");
+        std::thread::sleep(Duration::from_millis(30));
+        e.send("stop");
+        let lines = e.until("done");
+        assert!(errors(&lines).is_empty(), "{level}: {lines:?}");
+    }
+}
+
+#[test]
+fn analyze_and_ping_during_search() {
+    let mut e = hub_engine("turkish");
+    e.send("pos start");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(30));
+    let out = sync(&mut e);
+    assert!(out.iter().all(|l| l.starts_with("info")), "{out:?}");
+    e.send("go think");
+    let out = sync(&mut e);
+    assert_eq!(errors(&out).len(), 1, "second go: {out:?}");
+    e.send("stop");
+    e.until("done move=");
+    e.expect_silence(Duration::from_millis(200));
+}
+
+#[test]
+fn ponder_then_ponder_hit_or_stop() {
+    let mut e = hub_engine("turkish");
+    e.send("pos start");
+    e.send("level move-time=0.05");
+    e.send("go ponder");
+    std::thread::sleep(Duration::from_millis(200));
+    let out = sync(&mut e);
+    assert!(!out.iter().any(|l| l.starts_with("done")), "{out:?}");
+    e.send("ponder-hit");
+    e.until("done");
+    e.send("pos start");
+    e.send("go ponder");
+    e.send("stop");
+    e.until("done");
+    // Idle: stop and ponder-hit print nothing.
+    e.send("stop");
+    e.send("ponder-hit");
+    assert!(sync(&mut e).is_empty());
+}
+
+#[test]
+fn bad_input_changes_nothing() {
+    let mut e = hub_engine("turkish");
+    // A known position: after 22-30 only Black moves; `go` must answer for it.
+    e.send(&format!("pos pos={START} moves=\"22-30\""));
+    for bad in [
+        "pos pos=Wxyz",                                    // too short
+        &format!("pos pos=X{}", &START[1..]),              // bad side
+        &format!("pos pos=W{}", "q".repeat(64)),           // bad squares
+        &format!("pos pos={START} moves=\"22-30 22-30\""), // illegal second move
+        &format!("pos pos={START} moves=\"22-99\""),       // no such square
+        "pos moves=\"22-30",                               // unterminated quote
+        "pos start pos=x",                                 // both
+        "level depth=x",
+        "level depth=0",
+        "level speed=3",
+        "go sideways",
+        "set-param name=frobnicate value=1",
+        "set-param name=hash value=0",
+        "set-param name=variant value=russian",
+        "fly",
+        "=",
+    ] {
+        e.send(bad);
+        let out = sync(&mut e);
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+    }
+    e.send("level depth=1");
+    e.send("go think");
+    let lines = e.until("done");
+    let game = hub::build_game(Rules::TURKISH, Some(START), &["22-30".to_string()]).unwrap();
+    assert!(hub::parse_move(game.position(), done_move(lines.last().unwrap())).is_ok());
+}
+
+#[test]
+fn captures_in_any_order_and_promotion() {
+    let mut e = hub_engine("turkish");
+    // From pydraughts: d3 x d4, d6, c7 (sideways), captures in any order.
+    let pos = "Webeeeeebeebeeeeeeeebeeeeeeeeeeeeeeebeeeeeeeweeeeeeeeeeeeweeeeeee";
+    e.send(&format!("pos pos={pos} moves=\"20x50x51x28x44\""));
+    assert!(sync(&mut e).is_empty());
+    e.send(&format!("pos pos={pos} moves=\"20x50\""));
+    assert_eq!(errors(&sync(&mut e)).len(), 1);
+    // The only legal move is the capture; Tama answers it in canonical form.
+    e.send(&format!("pos pos={pos}"));
+    e.send("level depth=2");
+    e.send("go think");
+    assert_eq!(done_move(e.until("done").last().unwrap()), "20x50x28x44x51");
+}
+
+#[test]
+fn game_over_is_a_bare_done() {
+    let mut e = hub_engine("turkish");
+    // White to move with no pieces.
+    let pos = format!("W{}b{}", "e".repeat(10), "e".repeat(53));
+    e.send(&format!("pos pos={pos}"));
+    e.send("go think");
+    assert_eq!(e.until("done").last().unwrap(), "done");
+}
+
+#[test]
+fn armenian_uses_the_same_encoding() {
+    let mut e = hub_engine("armenian");
+    // c3-d4 (19-28) is a diagonal step: legal in Armenian only.
+    e.send(&format!("pos pos={START} moves=\"19-28\""));
+    assert!(sync(&mut e).is_empty());
+    e.send("level depth=2");
+    e.send("go think");
+    let lines = e.until("done");
+    let mut game = Game::new(tama_engine::Position::startpos(Rules::ARMENIAN));
+    game.play(hub::parse_move(game.position(), "19-28").unwrap());
+    assert!(hub::parse_move(game.position(), done_move(lines.last().unwrap())).is_ok());
+    e.send("set-param name=variant value=turkish");
+    e.send(&format!("pos pos={START} moves=\"19-28\""));
+    assert_eq!(errors(&sync(&mut e)).len(), 1);
+}
+
+#[test]
+fn new_game_quit_and_end_of_input() {
+    let mut e = hub_engine("turkish");
+    e.send("new-game");
+    assert!(sync(&mut e).is_empty());
+    e.send("pos start");
+    e.send("go analyze");
+    e.send("quit");
+    let (status, rest) = e.close();
+    assert!(status.success());
+    assert_eq!(rest.iter().filter(|l| l.starts_with("done")).count(), 1);
+
+    let mut e = hub_engine("turkish");
+    e.send("pos start");
+    e.send("go analyze");
+    let (status, rest) = e.close();
+    assert!(status.success());
+    assert_eq!(rest.iter().filter(|l| l.starts_with("done")).count(), 1);
+}
+
+#[test]
+fn hub_subcommand_starts_in_hub() {
+    let mut e = Engine::start_with(&["hub"]);
+    e.send("ping");
+    e.until("pong");
+}

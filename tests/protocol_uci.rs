@@ -1,0 +1,585 @@
+//! The UCI dialect, end to end: the release binary, one conversation per
+//! documented command and error case (docs/protocol.md).
+
+mod protocol_support;
+
+use protocol_support::{bestmove, Engine};
+use std::time::Duration;
+use tama_engine::{Position, Rules};
+
+fn uci() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e
+}
+
+/// The `Fen:` line of `d`.
+fn fen(e: &mut Engine) -> String {
+    e.send("d");
+    let lines = e.until("Game state:");
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Fen: "))
+        .expect("d prints the FEN")
+        .to_string()
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect()
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines[0].starts_with("id name Tama "), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for opt in [
+        "option name Hash type spin default 64 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max ",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Ponder type check default false",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Clear Hash type button",
+        "option name Variant type combo default armenian var armenian var turkish",
+        "option name CaptureRemoval type combo default immediate var immediate var deferred",
+        "option name MidCapturePromotion type check default false",
+        "option name Baseline type check default false",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(opt)),
+            "missing {opt:?} in {lines:#?}"
+        );
+    }
+    assert_eq!(e.sync(), Vec::<String>::new());
+    let (status, rest) = e.close();
+    assert!(status.success());
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
+#[test]
+fn go_first_is_uci_too() {
+    let mut e = Engine::start();
+    e.send("go depth 2");
+    let lines = e.until("bestmove");
+    let start = Position::startpos(Rules::default());
+    assert!(start.parse_move(bestmove(lines.last().unwrap())).is_ok());
+    e.send("isready");
+    e.until("readyok");
+}
+
+#[test]
+fn position_and_display() {
+    let mut e = uci();
+    e.send("position startpos moves d3-d4 d6-d5");
+    e.send("d");
+    let lines = e.until("Game state:");
+    let text = lines.join("\n");
+    assert!(text.contains(" 4 | . . . w . . . . |"), "{text}");
+    assert!(text.contains(" 5 | . . . b . . . . |"), "{text}");
+    assert!(text.contains("Side to move: white"), "{text}");
+    assert!(
+        text.contains("Rules: Variant armenian CaptureRemoval immediate MidCapturePromotion false"),
+        "{text}"
+    );
+    assert!(text.contains("Legal moves ("), "{text}");
+    assert!(text.contains("Game state: ongoing"), "{text}");
+    let expected = {
+        let mut g = tama_engine::Game::new(Position::startpos(Rules::default()));
+        g.play_text("d3-d4").unwrap();
+        g.play_text("d6-d5").unwrap();
+        g.position().fen()
+    };
+    assert!(text.contains(&format!("Fen: {expected}")), "{text}");
+
+    e.send("position fen W:Wd4,a2:Bd5,h7 moves d4xd6 h7-h6");
+    assert_eq!(fen(&mut e), "W:Wa2,d6:Bh6");
+}
+
+#[test]
+fn rejected_position_keeps_the_previous_one() {
+    let mut e = uci();
+    e.send("position startpos moves d3-d4");
+    let before = fen(&mut e);
+    for bad in [
+        "position startpos moves d3-d4 d4-d5",    // White moves twice
+        "position startpos moves d3-d4 zz",       // malformed move
+        "position fen W:Wz9:Bh7",                 // unknown square
+        "position fen W:Wa2,a2:Bh7",              // square used twice
+        "position fen W:Wa8:Bh7",                 // man on its far rank
+        "position fen",                           // no FEN
+        "position",                               // nothing at all
+        "position startpos d3-d4",                // `moves` missing
+        "position fen W:WKd4:Bc5,e5 moves d4-c6", // not legal there
+    ] {
+        e.send(bad);
+        let out = e.sync();
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+        assert_eq!(fen(&mut e), before, "{bad} changed the position");
+    }
+    e.send("position startpos moves d3-d4 d4-d5");
+    let out = e.sync();
+    assert!(out[0].contains("move 2"), "{out:?}");
+}
+
+#[test]
+fn ambiguous_and_illegal_moves_say_why() {
+    let mut e = uci();
+    // A king on d4 can take c4 and e4... the short form d4xd4 is nonsense;
+    // ask for an illegal quiet move and for a non-compulsory move.
+    e.send("position fen W:Wd4,a2:Bd5,a7 moves a2-a3");
+    let out = e.sync();
+    assert!(out[0].contains("compulsory"), "{out:?}");
+    e.send("position startpos moves d3-d5");
+    let out = e.sync();
+    assert!(out[0].contains("legal moves from d3"), "{out:?}");
+
+    // An ambiguous short capture: find a position where two legal captures
+    // share their first and last square (king-heavy random positions).
+    let mut rng = tama_engine::testutil::Rng::new(11);
+    let (amb_fen, short) = (0..100_000)
+        .find_map(|_| {
+            let p = tama_engine::testutil::random_position(&mut rng, Rules::default());
+            let legal = tama_engine::movegen::legal_moves(&p);
+            legal.iter().find_map(|m| {
+                let twins = legal
+                    .iter()
+                    .filter(|o| o.from == m.from && o.to == m.to)
+                    .count();
+                (m.is_capture() && twins > 1).then(|| (p.fen(), format!("{}x{}", m.from, m.to)))
+            })
+        })
+        .expect("an ambiguous capture exists");
+    e.send(&format!("position fen {amb_fen}"));
+    let before = fen(&mut e);
+    e.send(&format!("position fen {amb_fen} moves {short}"));
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    assert!(out[0].contains("ambiguous"), "{out:?}");
+    assert_eq!(fen(&mut e), before);
+}
+
+#[test]
+fn go_depth_reports_and_answers_once() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for i in &infos {
+        for field in [
+            " seldepth ",
+            " multipv ",
+            " score ",
+            " nodes ",
+            " nps ",
+            " hashfull ",
+            " time ",
+            " pv ",
+        ] {
+            assert!(i.contains(field), "{i} lacks {field}");
+        }
+        assert!(i.contains("score cp ") || i.contains("score mate "), "{i}");
+    }
+    let start = Position::startpos(Rules::default());
+    assert!(start.parse_move(bestmove(lines.last().unwrap())).is_ok());
+    assert!(e.sync().is_empty(), "a second bestmove?");
+}
+
+#[test]
+fn go_with_limits() {
+    let mut e = uci();
+    for go in [
+        "go movetime 50",
+        "go nodes 2000",
+        "go wtime 500 btime 500 winc 10 binc 10",
+        "go wtime 2000 btime 2000 movestogo 5",
+        "go btime 100 wtime -20",
+        "go depth 2 searchmoves a3-a4",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        let lines = e.until("bestmove");
+        assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+    }
+    e.send("position startpos");
+    e.send("go depth 2 searchmoves a3-a4");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(lines.last().unwrap()), "a3-a4");
+    e.send("go searchmoves a3-a5");
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+}
+
+#[test]
+fn absurd_times_are_searched_until_stop() {
+    let mut e = uci();
+    let big = i64::MAX;
+    e.send(&format!(
+        "go wtime {big} btime {big} winc {big} binc {big} movestogo 1"
+    ));
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send(&format!("go movetime {big}"));
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn infinite_search_answers_isready_and_stops() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    let out = e.sync();
+    assert!(
+        out.iter().all(|l| l.starts_with("info")),
+        "no bestmove before stop: {out:?}"
+    );
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = uci();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves d3-d4");
+    e.send("go ponder movetime 100");
+    std::thread::sleep(Duration::from_millis(300));
+    let out = e.sync();
+    assert!(
+        !out.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove while pondering: {out:?}"
+    );
+    e.send("ponderhit");
+    e.until("bestmove");
+    // go ponder ended by stop.
+    e.send("go ponder");
+    e.send("stop");
+    e.until("bestmove");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn go_twice_is_refused_and_one_bestmove_comes() {
+    let mut e = uci();
+    e.send("go infinite");
+    e.send("go depth 1");
+    let out = e.sync();
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{out:?}");
+    assert!(errs[0].contains("already running"), "{out:?}");
+    e.send("stop");
+    e.until("bestmove");
+    e.expect_silence(Duration::from_millis(300));
+    // After the answer a new go is accepted at once.
+    e.send("go depth 1");
+    e.until("bestmove");
+}
+
+#[test]
+fn stop_and_ponderhit_without_search_are_silent() {
+    let mut e = uci();
+    e.send("stop");
+    e.send("ponderhit");
+    e.send("stop");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn game_over_answers_none_at_once() {
+    let mut e = uci();
+    // White has no piece left: Black has won.
+    e.send("position fen W:W:Bh7");
+    e.send("go infinite");
+    let lines = e.until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(lines[0].starts_with("info string game over"), "{lines:?}");
+    e.send("d");
+    let lines = e.until("Game state:");
+    assert!(
+        lines.last().unwrap().contains("lost for white"),
+        "{lines:?}"
+    );
+    // Threefold repetition: two kings shuffling.
+    e.send("position fen W:WKa1:BKh8 moves a1-a2 h8-h7 a2-a1 h7-h8 a1-a2 h8-h7 a2-a1 h7-h8");
+    e.send("d");
+    let lines = e.until("Game state:");
+    assert!(lines.last().unwrap().contains("threefold"), "{lines:?}");
+    e.send("go depth 3");
+    assert_eq!(e.until("bestmove").last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn mate_scores_are_reported_as_mate() {
+    let mut e = uci();
+    // White's only move takes Black's last piece: a win in one move.
+    e.send("position fen W:Wd4:Bd5");
+    e.send("go infinite");
+    let first = e.until("info depth");
+    assert!(first.last().unwrap().contains("score mate 1"), "{first:?}");
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(lines.last().unwrap()), "d4xd6");
+}
+
+#[test]
+fn perft_divides() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until("Nodes searched:");
+    let total: u64 = lines.last().unwrap()["Nodes searched: ".len()..]
+        .parse()
+        .unwrap();
+    let sum: u64 = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| l.rsplit(": ").next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, total);
+    let start = Position::startpos(Rules::default());
+    assert_eq!(total, tama_engine::perft::perft(&start, 3));
+    assert_eq!(
+        lines.len() - 1,
+        tama_engine::movegen::legal_moves(&start).len()
+    );
+    e.send("go perft x");
+    assert_eq!(errors(&e.sync()).len(), 1);
+}
+
+#[test]
+fn eval_and_bench() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.until("total");
+    assert!(lines.iter().any(|l| l.starts_with("material")), "{lines:?}");
+    e.send("bench 1");
+    let lines = e.read_until("the nodes/nps line", |l| {
+        l.ends_with(" nps") && l.split(' ').count() == 4
+    });
+    let parts: Vec<&str> = lines.last().unwrap().split(' ').collect();
+    assert!(
+        parts[0].parse::<u64>().is_ok() && parts[1] == "nodes",
+        "{lines:?}"
+    );
+    assert!(
+        parts[2].parse::<u64>().is_ok() && parts[3] == "nps",
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn setoption_every_option() {
+    let mut e = uci();
+    for ok in [
+        "setoption name Hash value 16",
+        "setoption name hash value 32",
+        "setoption name Threads value 1",
+        "setoption name MultiPV value 2",
+        "setoption name Ponder value true",
+        "setoption name Move Overhead value 0",
+        "setoption name move overhead value 50",
+        "setoption name Clear Hash",
+        "setoption name Baseline value true",
+        "setoption name Baseline value false",
+        "setoption name CaptureRemoval value deferred",
+        "setoption name MidCapturePromotion value true",
+        "setoption name CaptureRemoval value immediate",
+        "setoption name MidCapturePromotion value false",
+        "setoption name VARIANT value Turkish",
+    ] {
+        e.send(ok);
+        assert!(e.sync().is_empty(), "{ok}");
+    }
+    e.send("d");
+    let text = e.until("Game state:").join("\n");
+    assert!(text.contains("Variant turkish"), "{text}");
+    // Turkish: no diagonal steps.
+    e.send("position startpos moves c3-d4");
+    assert_eq!(errors(&e.sync()).len(), 1);
+    e.send("go depth 2");
+    e.until("bestmove");
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 70000",
+        "setoption name Hash value big",
+        "setoption name Threads value 0",
+        "setoption name MultiPV value 0",
+        "setoption name Variant value russian",
+        "setoption name CaptureRemoval value sometimes",
+        "setoption name MidCapturePromotion value perhaps",
+        "setoption name Clear Hash value now",
+        "setoption name Contempt value 10",
+        "setoption name Hash",
+        "setoption Hash value 3",
+    ] {
+        e.send(bad);
+        let out = e.sync();
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+    }
+    e.send("d");
+    let text = e.until("Game state:").join("\n");
+    assert!(text.contains("Variant turkish"), "{text}");
+}
+
+#[test]
+fn rule_change_keeps_a_game_that_stays_legal() {
+    let mut e = uci();
+    e.send("position startpos moves d3-d4 d6-d5");
+    let before = fen(&mut e);
+    e.send("setoption name Variant value turkish");
+    assert!(e.sync().is_empty());
+    assert_eq!(fen(&mut e), before);
+    // A diagonal step is not Turkish: the game restarts from the start.
+    e.send("setoption name Variant value armenian");
+    e.send("position startpos moves c3-d4");
+    e.send("setoption name Variant value turkish");
+    let out = e.sync();
+    assert!(out[0].contains("reset"), "{out:?}");
+    assert_eq!(fen(&mut e), Position::startpos(Rules::TURKISH).fen());
+}
+
+#[test]
+fn ucinewgame_debug_register() {
+    let mut e = uci();
+    e.send("position startpos moves d3-d4");
+    e.send("ucinewgame");
+    e.send("debug on");
+    e.send("debug off");
+    e.send("register later");
+    assert!(e.sync().is_empty());
+    assert_eq!(fen(&mut e), Position::startpos(Rules::default()).fen());
+}
+
+#[test]
+fn unknown_and_malformed_commands() {
+    let mut e = uci();
+    for bad in [
+        "hello",
+        "go fast",
+        "go depth",
+        "go depth -1",
+        "isready now",
+        "bench 0",
+        "debug maybe",
+        "hub",
+    ] {
+        e.send(bad);
+        let out = e.sync();
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+    }
+}
+
+#[test]
+fn blank_lines_spaces_crlf_and_bad_bytes() {
+    let mut e = Engine::start();
+    e.send_raw(b"\n\r\n   \n\t\nuci\r\n");
+    e.until("uciok");
+    e.send_raw(b"  position   startpos  moves   d3-d4 \r\n");
+    e.send_raw(b"\xff\xfe\x00garbage\n");
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    let f = fen(&mut e);
+    assert!(f.starts_with("B:"), "{f}");
+    e.send_raw(b"go depth 1\r\n");
+    e.until("bestmove");
+}
+
+#[test]
+fn megabyte_lines() {
+    let mut e = uci();
+    // A megabyte of one move repeated: rejected at the second move.
+    let mut line = String::from("position startpos moves");
+    while line.len() < 1 << 20 {
+        line.push_str(" d3-d4");
+    }
+    e.send(&line);
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1);
+    assert!(out[0].len() < 1000, "error messages stay short");
+    // A megabyte of legal king moves is accepted.
+    let mut line = String::from("position fen W:WKa1:BKh8 moves");
+    while line.len() < 1 << 20 {
+        line.push_str(" a1-a2 h8-h7 a2-a1 h7-h8");
+    }
+    e.send(&line);
+    assert!(e.sync().is_empty());
+    // A megabyte of junk.
+    let junk = "x".repeat(1 << 20);
+    e.send(&junk);
+    assert_eq!(errors(&e.sync()).len(), 1);
+}
+
+#[test]
+fn end_of_input_during_search_prints_the_bestmove_and_exits_0() {
+    let mut e = uci();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(30));
+    let (status, rest) = e.close();
+    assert!(status.success());
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn quit_during_search_exits_0() {
+    let mut e = uci();
+    e.send("go infinite");
+    e.send("quit");
+    let (status, rest) = e.close();
+    assert!(status.success());
+    assert_eq!(rest.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+}
+
+#[test]
+fn command_line_help_and_version() {
+    let exe = env!("CARGO_BIN_EXE_tama");
+    let out = std::process::Command::new(exe)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("usage") && text.contains("perft"), "{text}");
+    let out = std::process::Command::new(exe)
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("tama "));
+    let out = std::process::Command::new(exe)
+        .arg("--frobnicate")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = std::process::Command::new(exe)
+        .args(["perft", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: "));
+}

@@ -94,6 +94,26 @@ fn compare(board: &Board, rules: Rules) {
         ctx()
     );
 
+    // Text: every route's landing squares parse back to its move, and so
+    // does the text the engine prints for each move.
+    // (Positions with hundreds of routes are skipped here: slow, no news.)
+    let all_routes = capture_routes(&pos);
+    let check_text = all_routes.len() <= 40;
+    for r in all_routes.into_iter().filter(|_| check_text) {
+        let mut text = r.mv.from.to_string();
+        for l in &r.landings {
+            text.push('x');
+            text.push_str(&l.to_string());
+        }
+        assert_eq!(pos.parse_move(&text), Ok(r.mv), "route {text}, {}", ctx());
+    }
+    // (All captures; quiet moves are simple, a few of them suffice.)
+    let captures = fast.iter().filter(|m| m.is_capture() && check_text);
+    for m in captures.chain(fast.iter().take(5)) {
+        let text = pos.move_text(m);
+        assert_eq!(pos.parse_move(&text), Ok(*m), "text {text}, {}", ctx());
+    }
+
     // The position after each move.
     for m in &fast {
         let next = pos.play(m);

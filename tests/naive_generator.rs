@@ -314,7 +314,16 @@ fn start_perft_agrees_deep() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(6);
+    // TAMA_NAIVE_ONLY=armenian,deferred,false checks one rule set.
+    let only = std::env::var("TAMA_NAIVE_ONLY").unwrap_or_default();
     for rules in all_rules() {
+        let name = format!(
+            "{},{},{}",
+            rules.variant, rules.capture_removal, rules.mid_capture_promotion
+        );
+        if !only.is_empty() && only != name {
+            continue;
+        }
         let start = Position::startpos(rules);
         for d in 1..=depth {
             let n = naive::perft(&naive::Board::start(), naive_rules(rules), d);

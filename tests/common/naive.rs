@@ -176,14 +176,11 @@ impl Walk<'_> {
         king: bool,
         last: Option<(i32, i32)>,
     ) {
-        let dirs: Vec<(i32, i32)> = if king {
-            ORTHOGONAL.to_vec()
-        } else {
-            // A man captures forwards and sideways, never backwards.
-            vec![forward(self.white), EAST, WEST]
-        };
+        // A man captures forwards and sideways, never backwards.
+        let man_dirs = [forward(self.white), EAST, WEST];
+        let dirs: &[(i32, i32)] = if king { &ORTHOGONAL } else { &man_dirs };
         let mut jumped = false;
-        for d in dirs {
+        for &d in dirs {
             if let Some(l) = last {
                 if d == (-l.0, -l.1) {
                     continue;
@@ -327,12 +324,10 @@ fn quiet_moves(board: &Board, rules: NaiveRules) -> Vec<NaiveMove> {
             }
         } else {
             let f = forward(white);
-            let mut dirs = vec![f, EAST, WEST];
-            if rules.armenian {
-                dirs.push((1, f.1));
-                dirs.push((-1, f.1));
-            }
-            for d in dirs {
+            let all = [f, EAST, WEST, (1, f.1), (-1, f.1)];
+            // Turkish men have no diagonal step.
+            let dirs = if rules.armenian { &all[..] } else { &all[..3] };
+            for &d in dirs {
                 if let Some(x) = step(from, d) {
                     if board.cells[x].is_none() {
                         out.push(NaiveMove {
@@ -381,15 +376,35 @@ pub fn play(board: &Board, mv: &NaiveMove) -> Board {
     next
 }
 
+/// The number of distinct legal moves (what `legal_moves(..).len()` gives,
+/// without building the map: perft's last ply).
+pub fn count_moves(board: &Board, rules: NaiveRules) -> u64 {
+    let routes = legal_routes(board, rules);
+    if routes.is_empty() {
+        let mut v: Vec<(u8, u8)> = quiet_moves(board, rules)
+            .iter()
+            .map(|m| (m.from, m.to))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len() as u64
+    } else {
+        let mut v: Vec<NaiveMove> = routes.into_iter().map(|r| r.mv).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len() as u64
+    }
+}
+
 /// Leaves at exactly `depth`, each distinct move once.
 pub fn perft(board: &Board, rules: NaiveRules, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = legal_moves(board, rules);
     if depth == 1 {
-        return moves.len() as u64;
+        return count_moves(board, rules);
     }
+    let moves = legal_moves(board, rules);
     moves
         .keys()
         .map(|m| perft(&play(board, m), rules, depth - 1))

@@ -282,6 +282,24 @@ fn man_never_captures_backward() {
     );
 }
 
+/// Black's forward is down the board, for captures too: the black man on d5
+/// takes d4 (landing d3) or e5 (landing f5), but not d6 above it (that is
+/// backwards for Black, although d7 is free).
+/// ```text
+/// 7  . . . . . . . .
+/// 6  . . . w . . . .
+/// 5  . . . b w . . .
+/// 4  . . . w . . . .
+/// 3  . . . . . . . .
+/// ```
+#[test]
+fn black_man_captures_down_the_board_and_sideways() {
+    assert_eq!(
+        moves("B:Wd6,e5,d4:Bd5", ARMENIAN),
+        strs(&["d5xd3[d4]", "d5xf5[e5]"])
+    );
+}
+
 /// Captures are orthogonal only: a diagonal neighbour with an empty square
 /// behind it is not capturable, by a man or by a king.
 #[test]

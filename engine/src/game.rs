@@ -55,7 +55,10 @@ impl Game {
 
     /// Plays a move that must be legal in the current position.
     pub fn play(&mut self, mv: Move) {
-        let irreversible = mv.is_capture() || !self.current.all_kings().contains(mv.from);
+        // Captures and a man's step to another rank can never be undone; a
+        // king's move and a man's sideways step can (d4-e4 ... e4-d4).
+        let man = !self.current.all_kings().contains(mv.from);
+        let irreversible = mv.is_capture() || (man && mv.from.rank() != mv.to.rank());
         self.current.make_move(&mv);
         self.moves.push(mv);
         if irreversible {
@@ -117,6 +120,40 @@ mod tests {
         assert_eq!(game.reversible_keys().len(), 1);
         game.play_text("h8-h7").unwrap();
         assert_eq!(game.reversible_keys().len(), 2);
+    }
+
+    #[test]
+    fn sideways_man_moves_can_repeat_the_position() {
+        // A man's sideways step is reversible: shuffling d4-e4-d4 against a
+        // king going h8-h7-h8 repeats the start position.
+        let start = Position::from_fen("W:Wd4:BKh8", Rules::default()).unwrap();
+        let mut game = Game::new(start);
+        for m in [
+            "d4-e4", "h8-h7", "e4-d4", "h7-h8", "d4-e4", "h8-h7", "e4-d4",
+        ] {
+            assert_eq!(game.status(), GameStatus::Ongoing, "{m}");
+            game.play_text(m).unwrap();
+        }
+        assert_eq!(game.repetitions(), 2);
+        game.play_text("h7-h8").unwrap();
+        assert_eq!(game.repetitions(), 3);
+        assert_eq!(game.status(), GameStatus::DrawByRepetition);
+        // A step forward can never be taken back: the history restarts.
+        game.play_text("d4-d5").unwrap();
+        assert_eq!(game.reversible_keys().len(), 1);
+    }
+
+    #[test]
+    fn same_placement_with_the_other_side_to_move_is_not_a_repetition() {
+        // Kings a1 and h8 come back with Black to move: a different position.
+        let start = Position::from_fen("W:WKa1:BKh8", Rules::default()).unwrap();
+        let mut game = Game::new(start);
+        for m in ["a1-a2", "h8-h7", "a2-a3", "h7-h8", "a3-a1"] {
+            game.play_text(m).unwrap();
+        }
+        // Same pieces as the start, but Black to move.
+        assert_eq!(game.position().fen(), "B:WKa1:BKh8");
+        assert_eq!(game.repetitions(), 1);
     }
 
     #[test]

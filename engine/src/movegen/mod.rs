@@ -62,3 +62,6 @@ pub fn generate_with_routes(pos: &Position) -> ArrayVec<(Move, u32), { crate::mo
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

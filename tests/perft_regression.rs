@@ -3,8 +3,9 @@
 //! king positions also against the naive generator.
 //!
 //! Figures above `ALWAYS_LIMIT` leaves (`ROUTES_ALWAYS_LIMIT` for route
-//! counts) take seconds each and are checked only by the ignored tests:
-//! `cargo test --release --test perft_regression -- --ignored`
+//! counts) take seconds or minutes each and are checked only by the ignored
+//! tests: `cargo test --release --test perft_regression -- --ignored` runs
+//! them all (about a quarter of an hour on one core).
 
 mod common;
 
@@ -94,7 +95,20 @@ fn tables_are_complete() {
     assert!(positions().len() >= 5);
 }
 
-fn check_start(text: &str, routes: bool, deep: bool) {
+/// Which lines a test checks, by their number of leaves.
+#[derive(Clone, Copy, PartialEq)]
+enum Size {
+    /// Up to the always-run limit.
+    Cheap,
+    /// Above it, up to `HUGE` (seconds each).
+    Deep,
+    /// Above `HUGE` (Armenian depth 8: minutes each).
+    Huge,
+}
+
+const HUGE: u64 = 10_000_000_000;
+
+fn check_start(text: &str, routes: bool, size: Size) {
     let limit = if routes {
         ROUTES_ALWAYS_LIMIT
     } else {
@@ -102,7 +116,14 @@ fn check_start(text: &str, routes: bool, deep: bool) {
     };
     let mut checked = 0;
     for l in table(text) {
-        if (l.nodes > limit) != deep {
+        let this = if l.nodes <= limit {
+            Size::Cheap
+        } else if l.nodes <= HUGE {
+            Size::Deep
+        } else {
+            Size::Huge
+        };
+        if this != size {
             continue;
         }
         let start = Position::startpos(l.rules);
@@ -123,25 +144,35 @@ fn check_start(text: &str, routes: bool, deep: bool) {
 
 #[test]
 fn startpos_perft() {
-    check_start(STARTPOS, false, false);
+    check_start(STARTPOS, false, Size::Cheap);
 }
 
 #[test]
 fn startpos_route_perft() {
-    check_start(STARTPOS_ROUTES, true, false);
+    check_start(STARTPOS_ROUTES, true, Size::Cheap);
 }
 
-/// `cargo test --release --test perft_regression -- --ignored` (about a minute).
+/// Armenian depth 7, every rule set (about half a minute):
+/// `cargo test --release --test perft_regression -- --ignored startpos_perft_deep`
 #[test]
 #[ignore]
 fn startpos_perft_deep() {
-    check_start(STARTPOS, false, true);
+    check_start(STARTPOS, false, Size::Deep);
 }
 
+/// Armenian depth 8, every rule set (several minutes):
+/// `cargo test --release --test perft_regression -- --ignored startpos_perft_huge`
+#[test]
+#[ignore]
+fn startpos_perft_huge() {
+    check_start(STARTPOS, false, Size::Huge);
+}
+
+/// Route counts: Armenian depths 6-7, Turkish depth 8 (several minutes).
 #[test]
 #[ignore]
 fn startpos_route_perft_deep() {
-    check_start(STARTPOS_ROUTES, true, true);
+    check_start(STARTPOS_ROUTES, true, Size::Deep);
 }
 
 #[test]

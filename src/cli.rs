@@ -37,8 +37,8 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-const USAGE_BENCH: &str = "usage: tama bench [--threads N] [DEPTH]";
-const USAGE_SEARCH: &str = "usage: tama search [--variant armenian|turkish] [--capture-removal immediate|deferred] [--mid-capture-promotion false|true] [--fen FEN] [--depth D] [--movetime MS] [--nodes N] [--threads N] [--multipv N] [--hash MB] [--baseline]";
+const USAGE_BENCH: &str = "usage: tama bench [--threads N] [--set NAME=VALUE] [DEPTH]";
+const USAGE_SEARCH: &str = "usage: tama search [--variant armenian|turkish] [--capture-removal immediate|deferred] [--mid-capture-promotion false|true] [--fen FEN] [--depth D] [--movetime MS] [--nodes N] [--threads N] [--multipv N] [--hash MB] [--baseline] [--set NAME=VALUE]";
 
 fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, String> {
     let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
@@ -51,9 +51,16 @@ fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T,
 fn bench_command(args: &[String]) -> Result<(), String> {
     let mut depth = tama_engine::search::bench::DEFAULT_DEPTH;
     let mut threads = 1;
+    let mut tuning = tama_engine::search::Tuning::default();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
+            "--set" => {
+                let v = args.get(i + 1).ok_or("--set needs NAME=VALUE")?;
+                let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
+                tuning.set(name, val)?;
+                i += 1;
+            }
             "--threads" => {
                 threads = number::<usize>("--threads", args.get(i + 1))?.max(1);
                 i += 1;
@@ -69,7 +76,7 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         }
         i += 1;
     }
-    let report = tama_engine::search::bench::run_with(depth, threads);
+    let report = tama_engine::search::bench::run_with(depth, threads, &tuning);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in &report.lines {
@@ -95,6 +102,7 @@ fn search_command(args: &[String]) -> Result<(), String> {
     let mut multipv = 1;
     let mut hash = Searcher::DEFAULT_HASH_MB;
     let mut baseline = false;
+    let mut tuning = tama_engine::search::Tuning::default();
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -111,6 +119,11 @@ fn search_command(args: &[String]) -> Result<(), String> {
             "--threads" => threads = number(arg, value)?,
             "--multipv" => multipv = number(arg, value)?,
             "--hash" => hash = number(arg, value)?,
+            "--set" => {
+                let v = value.ok_or("--set needs NAME=VALUE")?;
+                let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
+                tuning.set(name, val)?;
+            }
             "--baseline" => {
                 baseline = true;
                 i += 1;
@@ -128,6 +141,7 @@ fn search_command(args: &[String]) -> Result<(), String> {
         None => Position::startpos(rules),
     };
     let mut searcher = Searcher::new(hash);
+    *searcher.tuning_mut() = tuning;
     let o = searcher.options_mut();
     o.threads = threads.max(1);
     o.multipv = multipv.max(1);

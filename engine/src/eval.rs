@@ -193,8 +193,8 @@ fn terms(pos: &Position, w: &Weights) -> Terms {
 
         // Advancement, by relative rank, doubled on an empty board.
         let mut adv = 0;
-        for r in 2..7 {
-            adv += (men.0 & REL_RANK[c][r]).count_ones() as i32 * w.advancement[r];
+        for (mask, weight) in REL_RANK[c].iter().zip(w.advancement).skip(2) {
+            adv += (men.0 & mask).count_ones() as i32 * weight;
         }
         t[1][c] = adv * (64 - pieces_on_board) / 32;
 
@@ -202,7 +202,9 @@ fn terms(pos: &Position, w: &Weights) -> Terms {
         if pos.kings(them).is_empty() {
             let enemy = pos.pieces(them).0;
             let mut best = 0;
-            for sq in men {
+            // Men on the first three ranks are never runaways in practice.
+            let far_half = !(REL_RANK[c][0] | REL_RANK[c][1] | REL_RANK[c][2]);
+            for sq in men & crate::bitboard::Bitboard(far_half) {
                 if CONE[c][sq.index()] & enemy == 0 {
                     let rel = if color == Color::White {
                         sq.rank() as i32

@@ -120,7 +120,6 @@ fn unpack_generation(data: u64) -> u8 {
     (data >> 26) as u8 & GEN_MASK
 }
 
-#[derive(Default)]
 #[repr(align(64))]
 struct Bucket {
     /// Per entry: [key ^ data, data].
@@ -130,8 +129,68 @@ struct Bucket {
 const ENTRIES: usize = 4;
 
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     generation: AtomicU8,
+}
+
+/// The bucket array: zeroed memory aligned to 2 MB, so that on Linux the
+/// kernel can back it with huge pages (a random probe then rarely misses
+/// the TLB, which otherwise costs more than the probe itself).
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics only; the array is owned like a Box.
+unsafe impl Send for Buckets {}
+unsafe impl Sync for Buckets {}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Buckets {
+    fn layout(len: usize) -> std::alloc::Layout {
+        std::alloc::Layout::from_size_align(len * std::mem::size_of::<Bucket>(), HUGE_PAGE)
+            .expect("table size fits a layout")
+    }
+
+    fn new(len: usize) -> Buckets {
+        assert!(len > 0);
+        let layout = Self::layout(len);
+        // SAFETY: the layout has a non-zero size; all-zero bytes are valid
+        // `AtomicU64`s, hence valid (empty) buckets.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        // SAFETY: advice on memory this table owns; failure is harmless.
+        unsafe {
+            libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
+        }
+        Buckets { ptr, len }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` holds `len` initialised buckets for our lifetime.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as above, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this very layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) }
+    }
 }
 
 /// Score to store: mate scores become relative to this node.
@@ -167,10 +226,8 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let mb = mb.clamp(Self::MIN_MB, Self::MAX_MB);
         let n = mb * 1024 * 1024 / std::mem::size_of::<Bucket>();
-        let mut v = Vec::new();
-        v.resize_with(n, Bucket::default);
         TranspositionTable {
-            buckets: v.into_boxed_slice(),
+            buckets: Buckets::new(n),
             generation: AtomicU8::new(0),
         }
     }

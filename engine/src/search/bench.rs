@@ -5,7 +5,7 @@
 //! table, one thread and no time limit: nothing that depends on the clock
 //! or on thread timing shapes the tree.
 
-use super::{SearchControl, SearchLimits, Searcher};
+use super::{SearchControl, SearchLimits, Searcher, Tuning};
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::{CaptureRemoval, Rules};
@@ -37,7 +37,7 @@ const POSITIONS: [(Rules, &str); 18] = [
     // Openings.
     (Rules::ARMENIAN, "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d4,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"),
     (Rules::ARMENIAN, "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e4,f3,g3,h3:Ba6,b6,c6,d5,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"),
-    (Rules::TURKISH, "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e4,f3,g3,h3:Ba6,b6,c6,d6,e5,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"),
+    (Rules::TURKISH, "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e4,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"),
     // Middlegames.
     (Rules::ARMENIAN, "W:Wa3,b3,c3,d4,e3,f3,g3,h3,b2,g2:Ba6,b6,c6,e6,f6,g6,h6,b7,g7,d7"),
     (Rules::ARMENIAN, "W:Wa2,b3,c3,d3,e4,f3,g3,h2,c2,f2:Ba6,b6,c6,d5,f5,g6,h7,d7,e7,c7"),
@@ -45,7 +45,7 @@ const POSITIONS: [(Rules, &str); 18] = [
     // Middlegames with kings.
     (Rules::ARMENIAN, "W:Wa3,b4,c3,e3,f4,g3,Kd1:Ba6,b6,c6,e6,g5,h6,Ke8"),
     (Rules::ARMENIAN, "B:Wb2,c3,d3,f3,g2,Ke4:Bb6,c6,e7,f6,g6,Kd8"),
-    (Rules::TURKISH, "B:Wa2,c3,d4,Kh1:Bb7,c6,e6,f5,Ka8"),
+    (Rules::TURKISH, "W:Wa2,c3,d4,Kh1:Bb7,c6,e6,f5,Ka8"),
     (ARMENIAN_DEFERRED, "W:Wc6,e6,b3,g3,Kb1:Bb7,d7,f7,g6,Ka8"),
     // Endgames.
     (Rules::ARMENIAN, "W:WKa1,Kc3:BKh8"),
@@ -63,12 +63,13 @@ pub fn positions() -> Vec<(Rules, String)> {
 
 /// The bench: one thread, fresh 16 MB table per position, fixed depth.
 pub fn run(depth: u32) -> BenchReport {
-    run_with(depth, 1)
+    run_with(depth, 1, &Tuning::default())
 }
 
 /// The bench with `threads` search threads (for time-to-depth
-/// measurements; with more than one thread the node count varies).
-pub fn run_with(depth: u32, threads: usize) -> BenchReport {
+/// measurements; with more than one thread the node count varies) and
+/// other selective-search settings (for experiments).
+pub fn run_with(depth: u32, threads: usize, tuning: &Tuning) -> BenchReport {
     let started = Instant::now();
     let mut lines = Vec::new();
     let mut total = 0;
@@ -76,6 +77,7 @@ pub fn run_with(depth: u32, threads: usize) -> BenchReport {
         let pos = Position::from_fen(&fen, rules).expect("bench FEN is valid");
         let mut searcher = Searcher::new(HASH_MB);
         searcher.options_mut().threads = threads;
+        *searcher.tuning_mut() = tuning.clone();
         let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()

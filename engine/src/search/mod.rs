@@ -24,6 +24,7 @@ use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+pub use worker::Tuning;
 use worker::{Shared, Worker};
 
 /// A search score from the side to move's point of view.
@@ -151,6 +152,7 @@ pub struct Searcher {
     options: SearchOptions,
     tt: TranspositionTable,
     weights: Weights,
+    tuning: Tuning,
 }
 
 impl Searcher {
@@ -162,6 +164,7 @@ impl Searcher {
             options: SearchOptions::default(),
             tt: TranspositionTable::new(hash_mb),
             weights: Weights::DEFAULT,
+            tuning: Tuning::default(),
         }
     }
 
@@ -180,6 +183,15 @@ impl Searcher {
 
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
+    }
+
+    /// The selective-search switches (for measuring each idea).
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    pub fn tuning_mut(&mut self) -> &mut Tuning {
+        &mut self.tuning
     }
 
     /// Resizes (and clears) the transposition table.
@@ -259,6 +271,7 @@ impl Searcher {
             started,
             budget: limits.time_budget(root.side_to_move(), &self.options),
             weights: self.weights.clone(),
+            tuning: self.tuning.clone(),
         };
         let (tx, rx) = mpsc::channel::<SearchInfo>();
         let results = std::thread::scope(|s| {
@@ -312,3 +325,6 @@ impl Searcher {
             .find(|m| hit.mv.matches(m))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -40,6 +40,70 @@ pub(super) struct Shared<'a> {
     pub started: Instant,
     pub budget: TimeBudget,
     pub weights: Weights,
+    pub tuning: Tuning,
+}
+
+/// Switches and margins of the selective search, so that each idea can be
+/// measured in matches (on against off).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuning {
+    /// Quiescence looks one ply of quiet moves when the opponent threatens
+    /// a capture (Scan's idea).
+    pub threat_probe: bool,
+    /// A forced reply (single legal move) on the principal variation costs
+    /// no depth.
+    pub forced_extension: bool,
+    /// Reverse futility up to this depth (0: off), margin per ply.
+    pub rfp_depth: i32,
+    pub rfp_margin: i32,
+    /// Late move pruning up to this depth (0: off).
+    pub lmp_depth: i32,
+    /// Internal iterative reduction: a node without a table move at this
+    /// depth or more is searched one ply shallower (0: off).
+    pub iir_depth: i32,
+    /// Late move reductions from this move number on (0-based).
+    pub lmr_min_move: usize,
+    /// Late move reduction: 0.5 + ln(depth) ln(move) / (this / 100).
+    pub lmr_divisor: u32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            threat_probe: true,
+            forced_extension: true,
+            rfp_depth: 3,
+            rfp_margin: 90,
+            lmp_depth: 3,
+            iir_depth: 4,
+            lmr_min_move: 2,
+            lmr_divisor: 200,
+        }
+    }
+}
+
+impl Tuning {
+    /// Sets one field by name (`threat_probe`, `rfp_depth`, ...) from text.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let int = || {
+            value
+                .parse::<i32>()
+                .map_err(|_| format!("{name}: expected a number, got {value:?}"))
+        };
+        let flag = || crate::rules::parse_bool(value).map_err(|e| format!("{name}: {e}"));
+        match name {
+            "threat_probe" => self.threat_probe = flag()?,
+            "forced_extension" => self.forced_extension = flag()?,
+            "rfp_depth" => self.rfp_depth = int()?,
+            "rfp_margin" => self.rfp_margin = int()?,
+            "lmp_depth" => self.lmp_depth = int()?,
+            "iir_depth" => self.iir_depth = int()?,
+            "lmr_min_move" => self.lmr_min_move = int()?.max(1) as usize,
+            "lmr_divisor" => self.lmr_divisor = int()?.max(1) as u32,
+            _ => return Err(format!("unknown tuning parameter {name:?}")),
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -87,7 +151,9 @@ impl<'a> Worker<'a> {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.5 + (d as f64).ln() * (m as f64).ln() / 2.0;
+                let v = 0.5
+                    + (d as f64).ln() * (m as f64).ln() * 100.0
+                        / sh.tuning.lmr_divisor.max(1) as f64;
                 *r = v.max(0.0) as u8;
             }
         }
@@ -277,7 +343,7 @@ impl<'a> Worker<'a> {
             };
         loop {
             let v = self.root_search(depth, alpha, beta, pv_idx);
-            self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[pv_idx..].sort_by_key(|m| std::cmp::Reverse(m.score));
             if self.stopped {
                 return;
             }
@@ -297,7 +363,7 @@ impl<'a> Worker<'a> {
                 beta = INF;
             }
         }
-        self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+        self.root_moves[..=pv_idx].sort_by_key(|m| std::cmp::Reverse(m.score));
     }
 
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
@@ -450,7 +516,7 @@ impl<'a> Worker<'a> {
         pos: &Position,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         pv_node: bool,
     ) -> i32 {
@@ -494,14 +560,33 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let capture = movegen::has_capture(pos);
+        let tuning = &self.sh.tuning;
+        if tt_move.is_none() && tuning.iir_depth > 0 && depth >= tuning.iir_depth {
+            depth -= 1;
+        }
+        // Reverse futility: a quiet position far above beta at low depth,
+        // with no enemy capture pending, is taken at its static value.
+        if !pv_node && !capture && depth <= tuning.rfp_depth && beta.abs() < MATE - MAX_PLY as i32 {
+            let (static_eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
+            if moves > 0
+                && static_eval - tuning.rfp_margin * depth >= beta
+                && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()))
+            {
+                return static_eval;
+            }
+        }
+
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
         if list.is_empty() {
             return -MATE + ply as i32;
         }
-        let capture = list[0].is_capture();
         // A forced reply (usually a capture) costs no depth.
-        let extension = (list.len() == 1 && (ply as i32) < 2 * self.root_depth) as i32;
+        let extension = (tuning.forced_extension
+            && pv_node
+            && list.len() == 1
+            && (ply as i32) < 2 * self.root_depth) as i32;
         let new_depth = depth - 1 + extension;
 
         let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
@@ -540,14 +625,24 @@ impl<'a> Worker<'a> {
             list.swap(i, b);
             scores.swap(i, b);
             let mv = list[i];
+            // Late move pruning: at low depth, quiet moves far down the
+            // ordering are not searched once something was.
+            if !pv_node
+                && !capture
+                && !mv.promotes
+                && depth <= tuning.lmp_depth
+                && i as i32 >= 3 + depth * depth
+                && best > -(MATE - MAX_PLY as i32)
+            {
+                break;
+            }
             let child = pos.play(&mv);
-            self.sh.tt.prefetch(child.key());
             self.push(pos, &mv, &child, ply);
             let v = if i == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
                 let mut r = 0;
-                if depth >= 3 && !capture && !mv.promotes && i >= 2 {
+                if depth >= 3 && !capture && !mv.promotes && i >= tuning.lmr_min_move {
                     r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -665,7 +760,7 @@ impl<'a> Worker<'a> {
         if moves == 0 {
             return -MATE + ply as i32; // blocked: no capture and no move
         }
-        if probe && eval < beta + 300 && eval > alpha - 300 {
+        if probe && self.sh.tuning.threat_probe && eval < beta + 300 && eval > alpha - 300 {
             let threatened =
                 movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
             if threatened {

@@ -2,13 +2,30 @@
 //!
 //! Contract (the protocol crate depends on exactly this surface):
 //! - `Searcher` owns the transposition table and the options; `search` is
-//!   blocking and runs on the caller's thread (the protocol runs it on a
-//!   worker thread and keeps reading input).
+//!   blocking (the protocol runs it on a worker thread and keeps reading
+//!   input). The tree search itself runs on `threads` threads of its own
+//!   (big stacks: a move list lives on each ply's frame); the calling
+//!   thread meanwhile hands their reports to `info`.
 //! - `SearchControl` is shared (`Arc`) between the reader and the search:
 //!   `stop()` ends the search within milliseconds; `ponder_hit()` turns a
 //!   ponder search into a normal timed one.
 //! - `info` is called after every completed iteration (and on aspiration
 //!   fail-high/low) with what to report; the caller formats it.
+//!
+//! The search (`worker.rs`): iterative deepening; negamax principal
+//! variation search with aspiration windows from depth 5; a shared
+//! transposition table (`crate::tt`); quiescence that resolves every
+//! pending capture (a position where the side to move must capture is
+//! never a leaf); move ordering by table move, promotions, two killers per
+//! ply and a history table; late move reductions (never for captures or
+//! promotions), reverse futility and late move pruning at low depth, and
+//! internal iterative reduction, each switchable in `Tuning`; no null move
+//! (zugzwang is common in draughts). Repetition of a position of the game
+//! (since its last irreversible move) or of the search path is a draw;
+//! no legal move is a loss at that ply. Lazy SMP: every thread runs its own
+//! iterative deepening on the shared table, odd helpers one ply deeper; the
+//! main thread keeps time and decides. The `baseline` option replaces all
+//! of this with plain fixed-depth alpha-beta on material (`Worker::plain`).
 
 pub mod bench;
 mod limits;

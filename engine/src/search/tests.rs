@@ -25,6 +25,14 @@ fn text(g: &Game, out: &SearchOutcome) -> String {
 }
 
 #[test]
+fn searcher_can_move_between_threads() {
+    fn send<T: Send>() {}
+    send::<Searcher>();
+    fn sync<T: Send + Sync>() {}
+    sync::<SearchControl>();
+}
+
+#[test]
 fn shot_sacrifice_forces_a_majority_capture() {
     // White: c2 c3 c4 h2. Black: a7 b5 c6 d5 e6 f7. White to move.
     //

@@ -61,6 +61,9 @@ pub struct Tuning {
     /// Internal iterative reduction: a node without a table move at this
     /// depth or more is searched one ply shallower (0: off).
     pub iir_depth: i32,
+    /// From this depth on, quiet moves that allow a capture are ordered
+    /// after the safe ones (large: off).
+    pub safety_order_depth: i32,
     /// Late move reductions from this move number on (0-based).
     pub lmr_min_move: usize,
     /// Late move reduction: 0.5 + ln(depth) ln(move) / (this / 100).
@@ -70,12 +73,13 @@ pub struct Tuning {
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
-            threat_probe: true,
+            threat_probe: false,
             forced_extension: true,
             rfp_depth: 3,
             rfp_margin: 90,
             lmp_depth: 3,
             iir_depth: 4,
+            safety_order_depth: 100,
             lmr_min_move: 2,
             lmr_divisor: 200,
         }
@@ -98,6 +102,7 @@ impl Tuning {
             "rfp_margin" => self.rfp_margin = int()?,
             "lmp_depth" => self.lmp_depth = int()?,
             "iir_depth" => self.iir_depth = int()?,
+            "safety_order_depth" => self.safety_order_depth = int()?,
             "lmr_min_move" => self.lmr_min_move = int()?.max(1) as usize,
             "lmr_divisor" => self.lmr_divisor = int()?.max(1) as u32,
             _ => return Err(format!("unknown tuning parameter {name:?}")),
@@ -591,6 +596,7 @@ impl<'a> Worker<'a> {
 
         let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
         let killers = self.killers[ply];
+        let order_by_safety = !capture && depth >= self.sh.tuning.safety_order_depth;
         for mv in &list {
             let s = if tt_move.is_some_and(|t: PackedMove| t.matches(mv)) {
                 2_000_000
@@ -604,6 +610,10 @@ impl<'a> Worker<'a> {
                 1_000_000
             } else if *mv == killers[1] {
                 900_000
+            } else if order_by_safety && movegen::has_capture(&pos.play(mv)) {
+                // A move that gives the opponent a capture comes after the
+                // safe ones (it may still be a shot, so it is searched).
+                self.history[Self::history_index(pos, mv)] - 2 * HISTORY_MAX
             } else {
                 self.history[Self::history_index(pos, mv)]
             };
@@ -637,6 +647,9 @@ impl<'a> Worker<'a> {
                 break;
             }
             let child = pos.play(&mv);
+            if new_depth > 0 {
+                self.sh.tt.prefetch(child.key());
+            }
             self.push(pos, &mv, &child, ply);
             let v = if i == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)

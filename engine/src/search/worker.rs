@@ -624,16 +624,20 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let prefetch = new_depth > 0;
+        select_best(&mut list, &mut scores, 0);
+        if prefetch {
+            self.sh.tt.prefetch(pos.play(&list[0]).key());
+        }
         for i in 0..list.len() {
-            // Selection: the best-scored move not tried yet.
-            let mut b = i;
-            for j in i + 1..list.len() {
-                if scores[j] > scores[b] {
-                    b = j;
+            // Move i was selected one round earlier; select the next one
+            // now and fetch its table bucket while move i is searched.
+            if i + 1 < list.len() {
+                select_best(&mut list, &mut scores, i + 1);
+                if prefetch {
+                    self.sh.tt.prefetch(pos.play(&list[i + 1]).key());
                 }
             }
-            list.swap(i, b);
-            scores.swap(i, b);
             let mv = list[i];
             // Late move pruning: at low depth, quiet moves far down the
             // ordering are not searched once something was.
@@ -647,9 +651,6 @@ impl<'a> Worker<'a> {
                 break;
             }
             let child = pos.play(&mv);
-            if new_depth > 0 {
-                self.sh.tt.prefetch(child.key());
-            }
             self.push(pos, &mv, &child, ply);
             let v = if i == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
@@ -831,4 +832,18 @@ impl<'a> Worker<'a> {
         }
         alpha
     }
+}
+
+/// Selection step: moves the best-scored of `list[from..]` to `from` (the
+/// first of equals, so the order is deterministic).
+#[inline(always)]
+fn select_best(list: &mut MoveList, scores: &mut ArrayVec<i32, MAX_MOVES>, from: usize) {
+    let mut b = from;
+    for j in from + 1..list.len() {
+        if scores[j] > scores[b] {
+            b = j;
+        }
+    }
+    list.swap(from, b);
+    scores.swap(from, b);
 }

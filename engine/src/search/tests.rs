@@ -412,4 +412,4 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 620_829;
+const BENCH_TEST_NODES: u64 = 571_747;

@@ -83,8 +83,9 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         let _ = writeln!(out, "{line}");
     }
     eprintln!(
-        "info depth {depth} threads {threads} time {} ms",
-        report.time.as_millis()
+        "info depth {depth} threads {threads} time {} ms busiest-thread nodes {}",
+        report.time.as_millis(),
+        report.critical_nodes
     );
     let _ = writeln!(out, "{} nodes {} nps", report.nodes, report.nps);
     Ok(())

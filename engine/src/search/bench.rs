@@ -20,6 +20,10 @@ pub struct BenchReport {
     pub nodes: u64,
     pub nps: u64,
     pub time: Duration,
+    /// Sum over the positions of the busiest thread's nodes (equal to
+    /// `nodes` with one thread): with a core per thread, time to depth is
+    /// proportional to it.
+    pub critical_nodes: u64,
 }
 
 const ARMENIAN_DEFERRED: Rules = Rules {
@@ -73,6 +77,7 @@ pub fn run_with(depth: u32, threads: usize, tuning: &Tuning) -> BenchReport {
     let started = Instant::now();
     let mut lines = Vec::new();
     let mut total = 0;
+    let mut critical = 0;
     for (i, (rules, fen)) in positions().into_iter().enumerate() {
         let pos = Position::from_fen(&fen, rules).expect("bench FEN is valid");
         let mut searcher = Searcher::new(HASH_MB);
@@ -86,6 +91,7 @@ pub fn run_with(depth: u32, threads: usize, tuning: &Tuning) -> BenchReport {
         let out = searcher.search(&Game::new(pos), &limits, &SearchControl::new(), &mut |_| {});
         let ms = t.elapsed().as_millis();
         total += out.nodes;
+        critical += out.thread_nodes.iter().copied().max().unwrap_or(0);
         let best = out
             .best_move
             .map_or_else(|| "(none)".to_string(), |m| pos.move_text(&m));
@@ -105,5 +111,6 @@ pub fn run_with(depth: u32, threads: usize, tuning: &Tuning) -> BenchReport {
         nodes: total,
         nps: (total as f64 / time.as_secs_f64().max(1e-6)) as u64,
         time,
+        critical_nodes: critical,
     }
 }

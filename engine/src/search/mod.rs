@@ -101,6 +101,10 @@ pub struct SearchOutcome {
     pub score: Option<Score>,
     pub depth: u32,
     pub nodes: u64,
+    /// Nodes searched by each thread, the main thread first (for
+    /// measuring Lazy SMP: with a core per thread, the time to a depth
+    /// follows the busiest thread).
+    pub thread_nodes: Vec<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -312,9 +316,33 @@ impl Searcher {
                 .map(|h| h.join().expect("search thread panicked"))
                 .collect::<Vec<_>>()
         });
-        let nodes = results.iter().map(|r| r.nodes).sum();
-        let main = &results[0];
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        // The deepest completed iteration wins (the main thread on a tie):
+        // with a depth limit, a helper may finish it first.
+        let mut main = &results[0];
+        for r in &results[1..] {
+            if r.depth > main.depth && r.best.is_some() {
+                main = r;
+            }
+        }
         let best = main.best.as_ref();
+        if !std::ptr::eq(main, &results[0]) {
+            if let Some(b) = best {
+                let elapsed = started.elapsed();
+                info(&SearchInfo {
+                    depth: main.depth,
+                    seldepth: (b.seldepth as u32).max(main.depth),
+                    multipv: 1,
+                    score: Score::from_internal(b.score.clamp(-MATE, MATE)),
+                    bound: Bound::Exact,
+                    nodes,
+                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                    hashfull: self.tt.hashfull(),
+                    time: elapsed,
+                    pv: b.pv.clone(),
+                });
+            }
+        }
         let best_move = best.map(|b| b.mv).or(Some(moves[0]));
         let mut ponder_move = best.and_then(|b| b.pv.get(1).copied());
         if ponder_move.is_none() {
@@ -330,6 +358,7 @@ impl Searcher {
                 .map(|b| Score::from_internal(b.score)),
             depth: main.depth,
             nodes,
+            thread_nodes: results.iter().map(|r| r.nodes).collect(),
         }
     }
 

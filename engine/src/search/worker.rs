@@ -287,6 +287,15 @@ impl<'a> Worker<'a> {
             completed = d as u32;
             let previous = best.as_ref().map(|b| b.mv);
             best = Some(self.root_moves[0].clone());
+            if d >= self.sh.max_depth {
+                // The depth asked for is done (by whichever thread first):
+                // the search is over.
+                if self.is_main() {
+                    self.report_lines(d, multipv);
+                }
+                self.sh.abort.store(true, Ordering::Relaxed);
+                break;
+            }
             if self.is_main() {
                 self.report_lines(d, multipv);
                 if self.time_to_stop(previous != best.as_ref().map(|b| b.mv)) {

@@ -5,7 +5,8 @@
 //!
 //! cargo run --release -p tama-engine --example selfplay -- \
 //!     GAMES NODES "A-settings" "B-settings"
-//! Settings: space-separated `name=value` tuning pairs, or `baseline`.
+//! Settings: space-separated `name=value` tuning pairs, `w.name=value`
+//! evaluation weights, or `baseline`.
 
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
 use tama_engine::testutil::Rng;
@@ -17,7 +18,15 @@ fn searcher(settings: &str) -> Searcher {
         if item == "baseline" {
             s.options_mut().baseline = true;
         } else if let Some((k, v)) = item.split_once('=') {
-            s.tuning_mut().set(k, v).expect("tuning");
+            if let Some(w) = k.strip_prefix("w.") {
+                let mut weights = s.weights().clone();
+                weights
+                    .set(w, v.parse().expect("a number"))
+                    .expect("weight");
+                s.set_weights(weights);
+            } else {
+                s.tuning_mut().set(k, v).expect("tuning");
+            }
         }
     }
     s

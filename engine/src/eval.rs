@@ -64,6 +64,32 @@ impl Weights {
         trade_down: 8,
     };
 
+    /// Sets one weight by name (`man`, `king`, `advancement.4`, ...).
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let slot = match name {
+            "man" => &mut self.man,
+            "king" => &mut self.king,
+            "king_turkish" => &mut self.king_turkish,
+            "runaway" => &mut self.runaway,
+            "runaway_step" => &mut self.runaway_step,
+            "guard" => &mut self.guard,
+            "man_mobility" => &mut self.man_mobility,
+            "king_mobility" => &mut self.king_mobility,
+            "tempo" => &mut self.tempo,
+            "trade_down" => &mut self.trade_down,
+            _ => {
+                let rank = name
+                    .strip_prefix("advancement.")
+                    .and_then(|r| r.parse::<usize>().ok())
+                    .filter(|&r| r < 8)
+                    .ok_or_else(|| format!("unknown weight {name:?}"))?;
+                &mut self.advancement[rank]
+            }
+        };
+        *slot = value;
+        Ok(())
+    }
+
     #[inline(always)]
     pub fn king_value(&self, variant: Variant) -> i32 {
         match variant {
@@ -415,6 +441,16 @@ mod tests {
             b.terms.iter().find(|t| t.name == "runaway").unwrap().white,
             0
         );
+    }
+
+    #[test]
+    fn weights_by_name() {
+        let mut w = Weights::DEFAULT;
+        w.set("king", 280).unwrap();
+        w.set("advancement.5", 25).unwrap();
+        assert_eq!((w.king, w.advancement[5]), (280, 25));
+        assert!(w.set("queen", 900).is_err());
+        assert!(w.set("advancement.8", 1).is_err());
     }
 
     #[test]

@@ -412,4 +412,4 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 571_747;
+const BENCH_TEST_NODES: u64 = 487_285;

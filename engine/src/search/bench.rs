@@ -11,7 +11,7 @@ use crate::position::Position;
 use crate::rules::{CaptureRemoval, Rules};
 use std::time::{Duration, Instant};
 
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 15;
 pub const HASH_MB: usize = 16;
 
 pub struct BenchReport {

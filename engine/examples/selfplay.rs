@@ -5,6 +5,9 @@
 //!
 //! cargo run --release -p tama-engine --example selfplay -- \
 //!     GAMES NODES "A-settings" "B-settings"
+//! NODES may instead be a clock, `tBASE+INC` in milliseconds (e.g.
+//! `t5000+50`): then each side plays on its own clock, and a side whose
+//! clock runs out loses (reported as a time loss).
 //! Settings: space-separated `name=value` tuning pairs, `w.name=value`
 //! evaluation weights, or `baseline`.
 
@@ -32,11 +35,24 @@ fn searcher(settings: &str) -> Searcher {
     s
 }
 
+#[derive(Clone, Copy)]
+enum Budget {
+    Nodes(u64),
+    Clock(u64, u64),
+}
+
+static TIME_LOSSES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 /// 1.0 when `a` (playing `a_color` 0 = White) wins, 0.5 draw, 0 loss.
-fn play(opening: &Game, a: &mut Searcher, b: &mut Searcher, a_white: bool, nodes: u64) -> f64 {
+fn play(opening: &Game, a: &mut Searcher, b: &mut Searcher, a_white: bool, budget: Budget) -> f64 {
+    use std::time::{Duration, Instant};
     let mut game = opening.clone();
     a.clear();
     b.clear();
+    let mut clock = match budget {
+        Budget::Clock(base, _) => [base as i64; 2],
+        Budget::Nodes(_) => [0; 2],
+    };
     for _ in 0..300 {
         match game.status() {
             GameStatus::Won(c) => {
@@ -52,11 +68,32 @@ fn play(opening: &Game, a: &mut Searcher, b: &mut Searcher, a_white: bool, nodes
         } else {
             &mut *b
         };
-        let limits = SearchLimits {
-            nodes: Some(nodes),
-            ..SearchLimits::default()
+        let side = game.position().side_to_move() as usize;
+        let limits = match budget {
+            Budget::Nodes(n) => SearchLimits {
+                nodes: Some(n),
+                ..SearchLimits::default()
+            },
+            Budget::Clock(_, inc) => {
+                let mut l = SearchLimits::default();
+                for c in 0..2 {
+                    l.clock.time[c] = Some(Duration::from_millis(clock[c].max(0) as u64));
+                    l.clock.increment[c] = Duration::from_millis(inc);
+                }
+                l
+            }
         };
+        let started = Instant::now();
         let out = s.search(&game, &limits, &SearchControl::new(), &mut |_| {});
+        if let Budget::Clock(_, inc) = budget {
+            clock[side] -= started.elapsed().as_millis() as i64;
+            if clock[side] < 0 {
+                TIME_LOSSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let white_lost = side == 0;
+                return if white_lost == a_white { 0.0 } else { 1.0 };
+            }
+            clock[side] += inc as i64;
+        }
         game.play(out.best_move.expect("a legal move"));
     }
     // Adjudicate by material after 300 plies.
@@ -80,7 +117,14 @@ fn play(opening: &Game, a: &mut Searcher, b: &mut Searcher, a_white: bool, nodes
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let games: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(20);
-    let nodes: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let budget = match args.get(1) {
+        Some(t) if t.starts_with('t') => {
+            let (base, inc) = t[1..].split_once('+').unwrap_or((&t[1..], "0"));
+            Budget::Clock(base.parse().expect("base ms"), inc.parse().expect("inc ms"))
+        }
+        Some(n) => Budget::Nodes(n.parse().expect("nodes")),
+        None => Budget::Nodes(20_000),
+    };
     let a_set = args.get(2).cloned().unwrap_or_default();
     let b_set = args.get(3).cloned().unwrap_or_default();
     let variant = args.get(4).cloned().unwrap_or("armenian".into());
@@ -106,7 +150,7 @@ fn main() {
             opening.play(moves[rng.below(moves.len() as u64) as usize]);
         }
         for a_white in [true, false] {
-            let r = play(&opening, &mut a, &mut b, a_white, nodes);
+            let r = play(&opening, &mut a, &mut b, a_white, budget);
             score += r;
             played += 1;
             match r {
@@ -119,5 +163,8 @@ fn main() {
     }
     let p = (score / played as f64).clamp(0.001, 0.999);
     let elo = -400.0 * (1.0 / p - 1.0).log10();
-    println!("A scored {score}/{played} (+{w} ={d} -{l}), {elo:+.0} Elo");
+    println!(
+        "A scored {score}/{played} (+{w} ={d} -{l}), {elo:+.0} Elo, time losses {}",
+        TIME_LOSSES.load(std::sync::atomic::Ordering::Relaxed)
+    );
 }

@@ -17,6 +17,11 @@ usage:
   tama uci | tama hub  the same, in that dialect from the start
   tama perft [--variant armenian|turkish] [--capture-removal immediate|deferred]
              [--mid-capture-promotion false|true] [--fen FEN] [--divide] [--routes] DEPTH
+  tama bench [--threads N] [DEPTH]
+                       the search's signature: fixed positions at a fixed depth
+  tama search [rule flags] [--fen FEN] [--depth D | --movetime MS | --nodes N]
+              [--threads N] [--multipv N] [--hash MB] [--baseline] [--set NAME=VALUE]
+                       one search from the command line, for measurements
   tama match -engine cmd=... -engine cmd=... [flags]
                        engine-vs-engine matches and tournaments; `tama match --help`
   tama --help          this text
@@ -43,11 +48,176 @@ pub fn run(args: &[String]) -> i32 {
                 2
             }
         },
+        Some("bench") => match bench_command(&args[1..]) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
+        Some("search") => match search_command(&args[1..]) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
         Some(other) => {
             eprintln!("error: unknown command {other:?}\n\n{HELP}");
             2
         }
     }
+}
+
+const USAGE_BENCH: &str = "usage: tama bench [--threads N] [--set NAME=VALUE] [DEPTH]";
+const USAGE_SEARCH: &str = "usage: tama search [--variant armenian|turkish] [--capture-removal immediate|deferred] [--mid-capture-promotion false|true] [--fen FEN] [--depth D] [--movetime MS] [--nodes N] [--threads N] [--multipv N] [--hash MB] [--baseline] [--set NAME=VALUE]";
+
+fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
+    v.parse()
+        .map_err(|_| format!("{flag} must be a whole number, got {v:?}"))
+}
+
+/// `tama bench [DEPTH]`: the search's signature. One line per position,
+/// then exactly `<nodes> nodes <nps> nps` as the last line.
+fn bench_command(args: &[String]) -> Result<(), String> {
+    let mut depth = tama_engine::search::bench::DEFAULT_DEPTH;
+    let mut threads = 1;
+    let mut tuning = tama_engine::search::Tuning::default();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--set" => {
+                let v = args.get(i + 1).ok_or("--set needs NAME=VALUE")?;
+                let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
+                tuning.set(name, val)?;
+                i += 1;
+            }
+            "--threads" => {
+                threads = number::<usize>("--threads", args.get(i + 1))?.max(1);
+                i += 1;
+            }
+            a if a.starts_with('-') => return Err(format!("unknown option {a:?}; {USAGE_BENCH}")),
+            a => {
+                depth = a
+                    .parse()
+                    .ok()
+                    .filter(|d| (1..=64).contains(d))
+                    .ok_or_else(|| format!("DEPTH must be 1..64, got {a:?}; {USAGE_BENCH}"))?
+            }
+        }
+        i += 1;
+    }
+    let report = tama_engine::search::bench::run_with(depth, threads, &tuning);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for line in &report.lines {
+        let _ = writeln!(out, "{line}");
+    }
+    eprintln!(
+        "info depth {depth} threads {threads} time {} ms busiest-thread nodes {}",
+        report.time.as_millis(),
+        report.critical_nodes
+    );
+    let _ = writeln!(out, "{} nodes {} nps", report.nodes, report.nps);
+    Ok(())
+}
+
+/// `tama search ...`: one search from the command line, printing the
+/// progress lines and the best move (for measurements and debugging).
+fn search_command(args: &[String]) -> Result<(), String> {
+    use std::time::Duration;
+    use tama_engine::search::{SearchControl, SearchLimits, Searcher};
+    let mut rules = Rules::default();
+    let mut fen = None;
+    let mut limits = SearchLimits::default();
+    let mut threads = 1;
+    let mut multipv = 1;
+    let mut hash = Searcher::DEFAULT_HASH_MB;
+    let mut baseline = false;
+    let mut tuning = tama_engine::search::Tuning::default();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if parse_rule_flag(&mut rules, arg, args.get(i + 1))? {
+            i += 2;
+            continue;
+        }
+        let value = args.get(i + 1);
+        match arg {
+            "--fen" => fen = Some(value.ok_or("--fen needs a value")?.clone()),
+            "--depth" => limits.depth = Some(number(arg, value)?),
+            "--movetime" => limits.movetime = Some(Duration::from_millis(number(arg, value)?)),
+            "--nodes" => limits.nodes = Some(number(arg, value)?),
+            "--threads" => threads = number(arg, value)?,
+            "--multipv" => multipv = number(arg, value)?,
+            "--hash" => hash = number(arg, value)?,
+            "--set" => {
+                let v = value.ok_or("--set needs NAME=VALUE")?;
+                let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
+                tuning.set(name, val)?;
+            }
+            "--baseline" => {
+                baseline = true;
+                i += 1;
+                continue;
+            }
+            _ => return Err(format!("unknown argument {arg:?}; {USAGE_SEARCH}")),
+        }
+        i += 2;
+    }
+    if limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none() {
+        limits.movetime = Some(Duration::from_millis(1000));
+    }
+    let pos = match &fen {
+        Some(f) => Position::from_fen(f, rules).map_err(|e| e.to_string())?,
+        None => Position::startpos(rules),
+    };
+    let mut searcher = Searcher::new(hash);
+    *searcher.tuning_mut() = tuning;
+    let o = searcher.options_mut();
+    o.threads = threads.max(1);
+    o.multipv = multipv.max(1);
+    o.baseline = baseline;
+    o.move_overhead = Duration::ZERO;
+    let game = tama_engine::Game::new(pos);
+    let out = searcher.search(&game, &limits, &SearchControl::new(), &mut |info| {
+        let pv: Vec<String> = {
+            let mut p = pos;
+            info.pv
+                .iter()
+                .map(|m| {
+                    let t = p.move_text(m);
+                    p = p.play(m);
+                    t
+                })
+                .collect()
+        };
+        println!(
+            "info depth {} seldepth {} multipv {} score {:?} {:?} nodes {} nps {} hashfull {} time {} pv {}",
+            info.depth,
+            info.seldepth,
+            info.multipv,
+            info.score,
+            info.bound,
+            info.nodes,
+            info.nps,
+            info.hashfull,
+            info.time.as_millis(),
+            pv.join(" ")
+        );
+    });
+    println!(
+        "bestmove {} ponder {} score {:?} depth {} nodes {}",
+        out.best_move.map_or("(none)".into(), |m| pos.move_text(&m)),
+        out.ponder_move
+            .zip(out.best_move)
+            .map_or("(none)".into(), |(pm, m)| pos.play(&m).move_text(&pm)),
+        out.score,
+        out.depth,
+        out.nodes
+    );
+    Ok(())
 }
 
 struct PerftArgs {

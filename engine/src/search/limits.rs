@@ -27,7 +27,57 @@ pub struct SearchLimits {
     pub searchmoves: Vec<Move>,
 }
 
+/// How long a search should think, measured from when its clock starts (the
+/// start of the search, or the ponder hit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Where to stop starting new iterations (`None`: no time limit).
+    pub soft: Option<Duration>,
+    /// Never searched beyond, checked every few hundred microseconds.
+    pub hard: Option<Duration>,
+}
+
 impl SearchLimits {
+    /// The time budget for the side to move `us`.
+    ///
+    /// - `movetime`: both soft and hard are the move time less the overhead.
+    /// - clock: of the usable time (left less the overhead) aim at an even
+    ///   share of the moves to go (25 when unknown) plus 3/4 of the
+    ///   increment; never plan more than 80% of what is left, and cap the
+    ///   hard limit at four times the target and at 90% of the usable time,
+    ///   so the clock itself is never overrun.
+    /// - infinite, or no time given: no limit.
+    pub fn time_budget(&self, us: Color, options: &SearchOptions) -> TimeBudget {
+        let none = TimeBudget {
+            soft: None,
+            hard: None,
+        };
+        if self.infinite {
+            return none;
+        }
+        let min = Duration::from_millis(1);
+        if let Some(mt) = self.movetime {
+            let t = mt.saturating_sub(options.move_overhead).max(min);
+            return TimeBudget {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let Some(left) = self.clock.time[us as usize] else {
+            return none;
+        };
+        let inc = self.clock.increment[us as usize];
+        let usable = left.saturating_sub(options.move_overhead).max(min);
+        let mtg = self.clock.moves_to_go.unwrap_or(25).clamp(1, 50);
+        let share = usable / mtg + inc * 3 / 4;
+        let soft = share.min(usable * 4 / 5).max(min);
+        let hard = (soft * 4).min(usable * 9 / 10).max(soft).max(min);
+        TimeBudget {
+            soft: Some(soft),
+            hard: Some(hard),
+        }
+    }
+
     /// The moment the search must stop at the latest, if any.
     pub fn hard_deadline(
         &self,
@@ -35,21 +85,67 @@ impl SearchLimits {
         us: Color,
         options: &SearchOptions,
     ) -> Option<Instant> {
-        if self.infinite {
-            return None;
+        self.time_budget(us, options).hard.map(|h| started + h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn movetime_less_overhead() {
+        let o = SearchOptions::default();
+        let l = SearchLimits {
+            movetime: Some(ms(1000)),
+            ..SearchLimits::default()
+        };
+        let b = l.time_budget(Color::White, &o);
+        assert_eq!(b.hard, Some(ms(1000) - o.move_overhead));
+        assert_eq!(b.soft, b.hard);
+    }
+
+    #[test]
+    fn clock_budget_stays_within_the_clock() {
+        let o = SearchOptions::default();
+        for left in [1u64, 10, 31, 50, 100, 1000, 60_000] {
+            for inc in [0u64, 10, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let l = SearchLimits {
+                        clock: Clock {
+                            time: [Some(ms(left)), Some(ms(5))],
+                            increment: [ms(inc), ms(0)],
+                            moves_to_go: mtg,
+                        },
+                        ..SearchLimits::default()
+                    };
+                    let b = l.time_budget(Color::White, &o);
+                    let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
+                    assert!(soft <= hard);
+                    let usable = ms(left).saturating_sub(o.move_overhead).max(ms(1));
+                    assert!(hard <= usable, "{left} {inc} {mtg:?}");
+                }
+            }
         }
-        if let Some(mt) = self.movetime {
-            return Some(
-                started
-                    + mt.saturating_sub(options.move_overhead)
-                        .max(Duration::from_millis(1)),
-            );
-        }
-        let left = self.clock.time[us as usize]?;
-        let inc = self.clock.increment[us as usize];
-        let usable = left.saturating_sub(options.move_overhead);
-        let mtg = self.clock.moves_to_go.unwrap_or(30).clamp(1, 50);
-        let budget = usable / mtg + inc * 3 / 4;
-        Some(started + budget.min(usable / 2).max(Duration::from_millis(1)))
+    }
+
+    #[test]
+    fn infinite_and_plain_depth_have_no_time_limit() {
+        let o = SearchOptions::default();
+        let l = SearchLimits {
+            infinite: true,
+            movetime: Some(ms(5)),
+            ..SearchLimits::default()
+        };
+        assert_eq!(l.time_budget(Color::White, &o).hard, None);
+        let l = SearchLimits {
+            depth: Some(3),
+            ..SearchLimits::default()
+        };
+        assert_eq!(l.time_budget(Color::Black, &o).soft, None);
     }
 }

@@ -2,25 +2,47 @@
 //!
 //! Contract (the protocol crate depends on exactly this surface):
 //! - `Searcher` owns the transposition table and the options; `search` is
-//!   blocking and runs on the caller's thread (the protocol runs it on a
-//!   worker thread and keeps reading input).
+//!   blocking (the protocol runs it on a worker thread and keeps reading
+//!   input). The tree search itself runs on `threads` threads of its own
+//!   (big stacks: a move list lives on each ply's frame); the calling
+//!   thread meanwhile hands their reports to `info`.
 //! - `SearchControl` is shared (`Arc`) between the reader and the search:
 //!   `stop()` ends the search within milliseconds; `ponder_hit()` turns a
 //!   ponder search into a normal timed one.
 //! - `info` is called after every completed iteration (and on aspiration
 //!   fail-high/low) with what to report; the caller formats it.
+//!
+//! The search (`worker.rs`): iterative deepening; negamax principal
+//! variation search with aspiration windows from depth 5; a shared
+//! transposition table (`crate::tt`); quiescence that resolves every
+//! pending capture (a position where the side to move must capture is
+//! never a leaf); move ordering by table move, promotions, two killers per
+//! ply and a history table; late move reductions (never for captures or
+//! promotions), reverse futility and late move pruning at low depth, and
+//! internal iterative reduction, each switchable in `Tuning`; no null move
+//! (zugzwang is common in draughts). Repetition of a position of the game
+//! (since its last irreversible move) or of the search path is a draw;
+//! no legal move is a loss at that ply. Lazy SMP: every thread runs its own
+//! iterative deepening on the shared table, odd helpers one ply deeper; the
+//! main thread keeps time and decides. The `baseline` option replaces all
+//! of this with plain fixed-depth alpha-beta on material (`Worker::plain`).
 
 pub mod bench;
 mod limits;
+mod worker;
 
-pub use limits::{Clock, SearchLimits};
+pub use limits::{Clock, SearchLimits, TimeBudget};
 
+use crate::eval::Weights;
 use crate::game::Game;
 use crate::movegen;
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::moves::Move;
+use crate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
+pub use worker::Tuning;
+use worker::{Shared, Worker};
 
 /// A search score from the side to move's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -79,6 +101,10 @@ pub struct SearchOutcome {
     pub score: Option<Score>,
     pub depth: u32,
     pub nodes: u64,
+    /// Nodes searched by each thread, the main thread first (for
+    /// measuring Lazy SMP: with a core per thread, the time to a depth
+    /// follows the busiest thread).
+    pub thread_nodes: Vec<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -140,19 +166,26 @@ impl SearchControl {
     }
 }
 
+/// Stack of each search thread: the tree keeps a move list (8 KB) per ply.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
 pub struct Searcher {
     options: SearchOptions,
-    hash_mb: usize,
+    tt: TranspositionTable,
+    weights: Weights,
+    tuning: Tuning,
 }
 
 impl Searcher {
-    pub const DEFAULT_HASH_MB: usize = 64;
-    pub const MAX_HASH_MB: usize = 65536;
+    pub const DEFAULT_HASH_MB: usize = TranspositionTable::DEFAULT_MB;
+    pub const MAX_HASH_MB: usize = TranspositionTable::MAX_MB;
 
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             options: SearchOptions::default(),
-            hash_mb,
+            tt: TranspositionTable::new(hash_mb),
+            weights: Weights::DEFAULT,
+            tuning: Tuning::default(),
         }
     }
 
@@ -164,23 +197,53 @@ impl Searcher {
         &mut self.options
     }
 
+    /// The evaluation weights the search uses.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+    }
+
+    /// The selective-search switches (for measuring each idea).
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    pub fn tuning_mut(&mut self) -> &mut Tuning {
+        &mut self.tuning
+    }
+
     /// Resizes (and clears) the transposition table.
     pub fn set_hash_mb(&mut self, mb: usize) {
-        self.hash_mb = mb.clamp(1, Self::MAX_HASH_MB);
+        let mb = mb.clamp(TranspositionTable::MIN_MB, Self::MAX_HASH_MB);
+        if mb != self.tt.size_mb() {
+            // Free the old table before allocating the new one.
+            self.tt = TranspositionTable::new(1);
+            self.tt = TranspositionTable::new(mb);
+        } else {
+            self.tt.clear();
+        }
     }
 
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.tt.size_mb()
     }
 
-    /// Forgets everything learned: table, history, killers.
-    pub fn clear(&mut self) {}
+    /// Forgets everything learned: the table (history and killers live
+    /// only as long as one search).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
 
     pub fn hashfull(&self) -> u32 {
-        0
+        self.tt.hashfull()
     }
 
-    /// Searches the game's current position within `limits`. Blocking.
+    /// Searches the game's current position within `limits`. Blocking; the
+    /// work runs on `threads` search threads while the calling thread
+    /// passes their reports to `info`.
     pub fn search(
         &mut self,
         game: &Game,
@@ -191,123 +254,123 @@ impl Searcher {
         let started = Instant::now();
         let root = *game.position();
         let mut moves = movegen::legal_moves(&root);
-        if !limits.searchmoves.is_empty() {
+        if !limits.searchmoves.is_empty() && moves.iter().any(|m| limits.searchmoves.contains(m)) {
             moves.retain(|m| limits.searchmoves.contains(m));
         }
-        let mut outcome = SearchOutcome {
-            best_move: moves.first().copied(),
-            ..SearchOutcome::default()
-        };
-        if moves.len() <= 1 && !limits.infinite && !control.is_pondering() {
-            return outcome;
+        if moves.is_empty() {
+            return SearchOutcome::default();
         }
-        let deadline = limits.hard_deadline(started, root.side_to_move(), &self.options);
-        let mut nodes = 0u64;
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).max(1);
-        for depth in 1..=max_depth {
-            let mut ctx = Plain {
-                nodes: &mut nodes,
-                control,
-                deadline,
-                node_limit: limits.nodes,
-                aborted: false,
+        let waits = limits.infinite || control.is_pondering();
+        if moves.len() == 1 && !waits {
+            return SearchOutcome {
+                best_move: Some(moves[0]),
+                ..SearchOutcome::default()
             };
-            let mut best: Option<(Move, i32)> = None;
-            let mut alpha = -MATE - 1;
-            for m in &moves {
-                let v = -ctx.negamax(&root.play(m), depth - 1, -MATE - 1, -alpha, 1);
-                if ctx.aborted {
-                    break;
-                }
-                if best.is_none() || v > alpha {
-                    alpha = v;
-                    best = Some((*m, v));
-                }
+        }
+        self.tt.new_search();
+        let threads = if self.options.baseline {
+            1
+        } else {
+            self.options.threads.clamp(1, 1024)
+        };
+        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            d.clamp(1, MAX_PLY as u32 - 1) as i32
+        });
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            root,
+            history: game.reversible_keys(),
+            root_moves: &moves,
+            max_depth,
+            node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+            multipv: self.options.multipv.max(1),
+            baseline: self.options.baseline,
+            infinite: limits.infinite,
+            started,
+            budget: limits.time_budget(root.side_to_move(), &self.options),
+            weights: self.weights.clone(),
+            tuning: self.tuning.clone(),
+        };
+        let (tx, rx) = mpsc::channel::<SearchInfo>();
+        let results = std::thread::scope(|s| {
+            let shared = &shared;
+            let handles: Vec<_> = (0..threads)
+                .map(|id| {
+                    let tx = (id == 0).then(|| tx.clone());
+                    std::thread::Builder::new()
+                        .name(format!("tama-search-{id}"))
+                        .stack_size(SEARCH_STACK_BYTES)
+                        .spawn_scoped(s, move || Worker::new(id, shared, tx).run())
+                        .expect("cannot start a search thread")
+                })
+                .collect();
+            drop(tx);
+            for report in rx {
+                info(&report);
             }
-            if ctx.aborted {
-                break;
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("search thread panicked"))
+                .collect::<Vec<_>>()
+        });
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        // The deepest completed iteration wins (the main thread on a tie):
+        // with a depth limit, a helper may finish it first.
+        let mut main = &results[0];
+        for r in &results[1..] {
+            if r.depth > main.depth && r.best.is_some() {
+                main = r;
             }
-            if let Some((m, v)) = best {
-                outcome.best_move = Some(m);
-                outcome.score = Some(Score::from_internal(v));
-                outcome.depth = depth;
+        }
+        let best = main.best.as_ref();
+        if !std::ptr::eq(main, &results[0]) {
+            if let Some(b) = best {
                 let elapsed = started.elapsed();
                 info(&SearchInfo {
-                    depth,
-                    seldepth: depth,
+                    depth: main.depth,
+                    seldepth: (b.seldepth as u32).max(main.depth),
                     multipv: 1,
-                    score: Score::from_internal(v),
+                    score: Score::from_internal(b.score.clamp(-MATE, MATE)),
                     bound: Bound::Exact,
                     nodes,
                     nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                    hashfull: 0,
+                    hashfull: self.tt.hashfull(),
                     time: elapsed,
-                    pv: vec![m],
+                    pv: b.pv.clone(),
                 });
-                if let Some(i) = moves.iter().position(|x| *x == m) {
-                    moves[..=i].rotate_right(1);
-                }
             }
         }
-        // A ponder or infinite search must not answer before it is told to.
-        while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
-            std::thread::sleep(Duration::from_millis(1));
+        let best_move = best.map(|b| b.mv).or(Some(moves[0]));
+        let mut ponder_move = best.and_then(|b| b.pv.get(1).copied());
+        if ponder_move.is_none() {
+            if let Some(mv) = best_move {
+                ponder_move = self.ponder_from_table(&root, &mv);
+            }
         }
-        outcome.nodes = nodes;
-        outcome
+        SearchOutcome {
+            best_move,
+            ponder_move,
+            score: best
+                .filter(|b| b.score > -worker::INF && main.depth > 0)
+                .map(|b| Score::from_internal(b.score)),
+            depth: main.depth,
+            nodes,
+            thread_nodes: results.iter().map(|r| r.nodes).collect(),
+        }
+    }
+
+    /// The reply the table expects after `mv`, if it knows one.
+    fn ponder_from_table(&self, root: &crate::position::Position, mv: &Move) -> Option<Move> {
+        let child = root.play(mv);
+        let hit = self.tt.probe(child.key(), 1)?;
+        movegen::legal_moves(&child)
+            .into_iter()
+            .find(|m| hit.mv.matches(m))
     }
 }
 
-struct Plain<'a> {
-    nodes: &'a mut u64,
-    control: &'a SearchControl,
-    deadline: Option<Instant>,
-    node_limit: Option<u64>,
-    aborted: bool,
-}
-
-impl Plain<'_> {
-    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
-        *self.nodes += 1;
-        if *self.nodes % 1024 == 0 {
-            let late =
-                self.deadline.is_some_and(|d| Instant::now() >= d) && !self.control.is_pondering();
-            if late
-                || self.control.is_stopped()
-                || self.node_limit.is_some_and(|n| *self.nodes >= n)
-            {
-                self.aborted = true;
-            }
-        }
-        if self.aborted {
-            return 0;
-        }
-        let mut list = MoveList::new();
-        movegen::generate(pos, &mut list);
-        if list.is_empty() {
-            return -MATE + ply;
-        }
-        if depth == 0 && !list[0].is_capture() {
-            let us = pos.side_to_move();
-            let them = us.opponent();
-            let material = |c| pos.men(c).count() as i32 * 100 + pos.kings(c).count() as i32 * 250;
-            return material(us) - material(them);
-        }
-        for m in &list {
-            let v = -self.negamax(
-                &pos.play(m),
-                depth.saturating_sub(1),
-                -beta,
-                -alpha,
-                ply + 1,
-            );
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -19,7 +19,7 @@
 //!   lead is worth more the fewer pieces remain.
 //! - known draw: a lone king against a lone king is a draw (score 0).
 
-use crate::bitboard::{open_ray, Direction};
+use crate::bitboard::open_ray;
 use crate::position::Position;
 use crate::rules::{Color, Variant};
 use std::fmt;
@@ -180,24 +180,7 @@ static CONE: [[u64; 64]; 2] = {
     c
 };
 
-#[inline(always)]
-fn man_steps(color: Color, variant: Variant) -> &'static [Direction] {
-    use Direction::*;
-    match (color, variant) {
-        (Color::White, Variant::Armenian) => &[North, NorthEast, NorthWest, East, West],
-        (Color::Black, Variant::Armenian) => &[South, SouthEast, SouthWest, East, West],
-        (Color::White, Variant::Turkish) => &[North, East, West],
-        (Color::Black, Variant::Turkish) => &[South, East, West],
-    }
-}
-
-#[inline(always)]
-fn king_steps(variant: Variant) -> &'static [Direction] {
-    match variant {
-        Variant::Armenian => &Direction::ALL,
-        Variant::Turkish => &Direction::ORTHOGONAL,
-    }
-}
+use crate::movegen::{king_steps, man_steps};
 
 #[inline(always)]
 fn terms(pos: &Position, w: &Weights) -> Terms {

@@ -8,6 +8,7 @@ mod capture;
 mod quiet;
 
 pub use capture::{capture_routes, CaptureRoute};
+pub(crate) use quiet::{king_steps, man_steps};
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;

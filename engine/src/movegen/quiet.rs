@@ -6,9 +6,9 @@ use crate::position::Position;
 use crate::rules::{Color, Variant};
 use crate::square::Square;
 
-/// Directions a man of `color` may step in.
+/// Directions a man of `color` may step in (also what mobility counts).
 #[inline(always)]
-fn man_steps(color: Color, variant: Variant) -> &'static [Direction] {
+pub(crate) fn man_steps(color: Color, variant: Variant) -> &'static [Direction] {
     use Direction::*;
     match (color, variant) {
         (Color::White, Variant::Armenian) => &[North, NorthEast, NorthWest, East, West],
@@ -19,7 +19,7 @@ fn man_steps(color: Color, variant: Variant) -> &'static [Direction] {
 }
 
 #[inline(always)]
-fn king_steps(variant: Variant) -> &'static [Direction] {
+pub(crate) fn king_steps(variant: Variant) -> &'static [Direction] {
     match variant {
         Variant::Armenian => &Direction::ALL,
         Variant::Turkish => &Direction::ORTHOGONAL,

@@ -748,14 +748,7 @@ impl<'a> Worker<'a> {
     /// move must capture is never a leaf. In a quiet position where the
     /// opponent threatens a capture, one ply of quiet moves is looked at
     /// (`probe`, once per line) so that the threat is answered or suffered.
-    fn qsearch(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        probe: bool,
-    ) -> i32 {
+    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, probe: bool) -> i32 {
         self.count_node();
         if self.stopped {
             return 0;
@@ -768,26 +761,7 @@ impl<'a> Worker<'a> {
             return eval::evaluate_with_mobility(pos, &self.sh.weights).0;
         }
         if movegen::has_capture(pos) {
-            let mut list = MoveList::new();
-            movegen::generate(pos, &mut list);
-            let mut best = -INF;
-            for mv in &list {
-                let child = pos.play(mv);
-                let v = -self.qsearch(&child, -beta, -alpha, ply + 1, probe);
-                if self.stopped {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            return best;
+            return self.qsearch_moves(pos, alpha, beta, ply, probe);
         }
         let (eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
         if moves == 0 {
@@ -797,29 +771,42 @@ impl<'a> Worker<'a> {
             let threatened =
                 movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
             if threatened {
-                let mut list = MoveList::new();
-                movegen::generate(pos, &mut list);
-                let mut best = -INF;
-                for mv in &list {
-                    let child = pos.play(mv);
-                    let v = -self.qsearch(&child, -beta, -alpha, ply + 1, false);
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if v >= beta {
-                                break;
-                            }
-                        }
-                    }
-                }
-                return best;
+                return self.qsearch_moves(pos, alpha, beta, ply, false);
             }
         }
         eval
+    }
+
+    /// Quiescence over every legal move of `pos` (fail-soft): used where the
+    /// position may not be a leaf (a capture is due, or a threat is probed).
+    fn qsearch_moves(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        probe: bool,
+    ) -> i32 {
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        let mut best = -INF;
+        for mv in &list {
+            let child = pos.play(mv);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, probe);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// The baseline: plain fixed-depth alpha-beta (fail-hard), material only,

@@ -583,3 +583,44 @@ fn command_line_help_and_version() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: "));
 }
+
+/// A GUI may ask for more table than the machine has. With the address space
+/// capped at about 4 GB, `Hash 65536` cannot be had: the engine must take
+/// what the system gives, say so, and go on playing (not abort).
+#[cfg(unix)]
+#[test]
+fn hash_larger_than_memory_is_reduced_not_fatal() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 4000000 && exec '{}'",
+            env!("CARGO_BIN_EXE_tama")
+        ))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start tama under sh");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nsetoption name Hash value 65536\nisready\ngo depth 2\n")
+        .unwrap();
+    // stdin is closed here: end of input finishes the search and exits.
+    let out = child.wait_with_output().expect("tama ends at end of input");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("info string Hash: the system gave only")),
+        "{text}"
+    );
+    assert!(text.contains("readyok"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{text}"
+    );
+}

@@ -153,21 +153,21 @@ impl Buckets {
             .expect("table size fits a layout")
     }
 
-    fn new(len: usize) -> Buckets {
+    /// `None` when the system refuses the memory (a GUI may ask for more
+    /// than the machine has; that must not kill the engine).
+    fn try_new(len: usize) -> Option<Buckets> {
         assert!(len > 0);
         let layout = Self::layout(len);
         // SAFETY: the layout has a non-zero size; all-zero bytes are valid
         // `AtomicU64`s, hence valid (empty) buckets.
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let ptr = std::ptr::NonNull::new(raw as *mut Bucket)?;
         #[cfg(target_os = "linux")]
         // SAFETY: advice on memory this table owns; failure is harmless.
         unsafe {
             libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
         }
-        Buckets { ptr, len }
+        Some(Buckets { ptr, len })
     }
 }
 
@@ -222,13 +222,24 @@ impl TranspositionTable {
     pub const MAX_MB: usize = 65536;
     pub const DEFAULT_MB: usize = 64;
 
-    /// A cleared table of `mb` megabytes (clamped to 1 ..= 65536).
+    /// A cleared table of `mb` megabytes (clamped to 1 ..= 65536). When the
+    /// system cannot give that much, the size is halved until it can:
+    /// `size_mb()` tells what was obtained.
     pub fn new(mb: usize) -> TranspositionTable {
-        let mb = mb.clamp(Self::MIN_MB, Self::MAX_MB);
-        let n = mb * 1024 * 1024 / std::mem::size_of::<Bucket>();
-        TranspositionTable {
-            buckets: Buckets::new(n),
-            generation: AtomicU8::new(0),
+        let mut mb = mb.clamp(Self::MIN_MB, Self::MAX_MB);
+        loop {
+            let n = mb * 1024 * 1024 / std::mem::size_of::<Bucket>();
+            if let Some(buckets) = Buckets::try_new(n) {
+                return TranspositionTable {
+                    buckets,
+                    generation: AtomicU8::new(0),
+                };
+            }
+            if mb == Self::MIN_MB {
+                // Not even one megabyte: nothing sensible is left to do.
+                std::alloc::handle_alloc_error(Buckets::layout(n));
+            }
+            mb /= 2;
         }
     }
 

@@ -197,8 +197,32 @@ impl Session {
             None => {
                 self.searcher_hash_mb = self.settings.hash_mb;
                 self.pending_clear = false;
-                Searcher::new(self.settings.hash_mb)
+                let searcher = Searcher::new(self.settings.hash_mb);
+                self.report_short_table(&searcher);
+                searcher
             }
+        }
+    }
+
+    /// Resizes the table if the `Hash` option changed since it was made
+    /// (a resize clears it, so a pending clear is done too).
+    fn apply_hash_size(&mut self, searcher: &mut Searcher) {
+        if self.searcher_hash_mb != self.settings.hash_mb {
+            searcher.set_hash_mb(self.settings.hash_mb);
+            self.searcher_hash_mb = self.settings.hash_mb;
+            self.pending_clear = false;
+            self.report_short_table(searcher);
+        }
+    }
+
+    /// Says so when the system gave the table less memory than `Hash` asked.
+    fn report_short_table(&self, searcher: &Searcher) {
+        let got = searcher.hash_mb();
+        if got < self.settings.hash_mb && self.dialect == Dialect::Uci {
+            self.out.line(&format!(
+                "info string Hash: the system gave only {got} MB of the {} MB asked for",
+                self.settings.hash_mb
+            ));
         }
     }
 
@@ -210,11 +234,7 @@ impl Session {
             return;
         }
         let mut searcher = self.take_searcher();
-        if self.searcher_hash_mb != self.settings.hash_mb {
-            searcher.set_hash_mb(self.settings.hash_mb);
-            self.searcher_hash_mb = self.settings.hash_mb;
-            self.pending_clear = false;
-        }
+        self.apply_hash_size(&mut searcher);
         self.searcher = Some(searcher);
     }
 
@@ -241,11 +261,7 @@ impl Session {
             return;
         }
         let mut searcher = self.take_searcher();
-        if self.searcher_hash_mb != self.settings.hash_mb {
-            searcher.set_hash_mb(self.settings.hash_mb);
-            self.searcher_hash_mb = self.settings.hash_mb;
-            self.pending_clear = false;
-        }
+        self.apply_hash_size(&mut searcher);
         if self.pending_clear {
             searcher.clear();
             self.pending_clear = false;

@@ -215,7 +215,8 @@ impl Searcher {
         &mut self.tuning
     }
 
-    /// Resizes (and clears) the transposition table.
+    /// Resizes (and clears) the transposition table. When the system cannot
+    /// give that much memory the table is smaller: `hash_mb()` tells.
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.clamp(TranspositionTable::MIN_MB, Self::MAX_HASH_MB);
         if mb != self.tt.size_mb() {

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::time::Instant;
 use tama_engine::perft::{divide, perft, perft_routes};
+use tama_engine::search::Tuning;
 use tama_engine::{Position, Rules};
 use tama_protocol::session::Dialect;
 
@@ -15,6 +16,9 @@ usage:
   tama                 read protocol commands on stdin: the first line chooses
                        the dialect (`uci`, the default, or `hub`); see docs/protocol.md
   tama uci | tama hub  the same, in that dialect from the start
+  tama [uci|hub] --set NAME=VALUE ...
+                       the same with a selective-search switch changed (for
+                       measured matches between settings; see docs/testing.md)
   tama perft [--variant armenian|turkish] [--capture-removal immediate|deferred]
              [--mid-capture-promotion false|true] [--fen FEN] [--divide] [--routes] DEPTH
   tama bench [--threads N] [DEPTH]
@@ -30,9 +34,21 @@ usage:
 pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("match") => tama_protocol::tournament::main(&args[1..]),
-        None => tama_protocol::run_stdio(None),
-        Some("uci") if args.len() == 1 => tama_protocol::run_stdio(Some(Dialect::Uci)),
-        Some("hub") if args.len() == 1 => tama_protocol::run_stdio(Some(Dialect::Hub)),
+        None => tama_protocol::run_stdio(None, Tuning::default()),
+        Some(first @ ("uci" | "hub" | "--set")) => {
+            let (dialect, rest) = match first {
+                "uci" => (Some(Dialect::Uci), &args[1..]),
+                "hub" => (Some(Dialect::Hub), &args[1..]),
+                _ => (None, args),
+            };
+            match tuning_flags(rest) {
+                Ok(tuning) => tama_protocol::run_stdio(dialect, tuning),
+                Err(e) => {
+                    eprintln!("error: {e}\n\n{HELP}");
+                    2
+                }
+            }
+        }
         Some("--help" | "-h" | "help") => {
             println!("{HELP}");
             0
@@ -72,6 +88,27 @@ pub fn run(args: &[String]) -> i32 {
 const USAGE_BENCH: &str = "usage: tama bench [--threads N] [--set NAME=VALUE] [DEPTH]";
 const USAGE_SEARCH: &str = "usage: tama search [--variant armenian|turkish] [--capture-removal immediate|deferred] [--mid-capture-promotion false|true] [--fen FEN] [--depth D] [--movetime MS] [--nodes N] [--threads N] [--multipv N] [--hash MB] [--baseline] [--set NAME=VALUE]";
 
+/// `--set NAME=VALUE` pairs (nothing else) for the protocol loop.
+fn tuning_flags(args: &[String]) -> Result<Tuning, String> {
+    let mut tuning = Tuning::default();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] != "--set" {
+            return Err(format!("unexpected argument {:?}", args[i]));
+        }
+        apply_set(&mut tuning, args.get(i + 1))?;
+        i += 2;
+    }
+    Ok(tuning)
+}
+
+/// The value of one `--set NAME=VALUE` flag.
+fn apply_set(tuning: &mut Tuning, value: Option<&String>) -> Result<(), String> {
+    let v = value.ok_or("--set needs NAME=VALUE")?;
+    let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
+    tuning.set(name, val)
+}
+
 fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, String> {
     let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
     v.parse()
@@ -83,14 +120,12 @@ fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T,
 fn bench_command(args: &[String]) -> Result<(), String> {
     let mut depth = tama_engine::search::bench::DEFAULT_DEPTH;
     let mut threads = 1;
-    let mut tuning = tama_engine::search::Tuning::default();
+    let mut tuning = Tuning::default();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--set" => {
-                let v = args.get(i + 1).ok_or("--set needs NAME=VALUE")?;
-                let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
-                tuning.set(name, val)?;
+                apply_set(&mut tuning, args.get(i + 1))?;
                 i += 1;
             }
             "--threads" => {
@@ -135,7 +170,7 @@ fn search_command(args: &[String]) -> Result<(), String> {
     let mut multipv = 1;
     let mut hash = Searcher::DEFAULT_HASH_MB;
     let mut baseline = false;
-    let mut tuning = tama_engine::search::Tuning::default();
+    let mut tuning = Tuning::default();
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -152,11 +187,7 @@ fn search_command(args: &[String]) -> Result<(), String> {
             "--threads" => threads = number(arg, value)?,
             "--multipv" => multipv = number(arg, value)?,
             "--hash" => hash = number(arg, value)?,
-            "--set" => {
-                let v = value.ok_or("--set needs NAME=VALUE")?;
-                let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
-                tuning.set(name, val)?;
-            }
+            "--set" => apply_set(&mut tuning, value)?,
             "--baseline" => {
                 baseline = true;
                 i += 1;

@@ -624,3 +624,25 @@ fn hash_larger_than_memory_is_reduced_not_fatal() {
         "{text}"
     );
 }
+
+/// `tama [uci|hub] --set NAME=VALUE` starts the loop with a search switch
+/// changed (what measured matches between settings use); a bad switch is
+/// refused at start with status 2 instead of being ignored.
+#[test]
+fn search_switches_from_the_command_line() {
+    let mut e = Engine::start_with(&["uci", "--set", "threat_probe=true", "--set", "rfp_depth=0"]);
+    e.send("uci");
+    e.until("uciok");
+    e.send("go depth 4");
+    let best = e.until("bestmove ");
+    assert!(best.last().unwrap().starts_with("bestmove "), "{best:?}");
+    e.send("quit");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tama"))
+        .args(["uci", "--set", "no_such_switch=1"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown tuning parameter"), "{err}");
+}

@@ -18,6 +18,7 @@ pub mod uci;
 use session::{Dialect, Out, Session};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use tama_engine::search::Tuning;
 use text::{read_line, Line, MAX_LINE_BYTES};
 
 /// What the loop does after a line.
@@ -31,19 +32,23 @@ static QUIET_PANICS: AtomicBool = AtomicBool::new(false);
 
 /// Runs the protocol loop on `input` until `quit` or end of input.
 /// `dialect`: `None` lets the first line choose. Returns the exit status (0).
+/// `tuning` overrides the search's selective-search switches (for measured
+/// matches between settings; the defaults are what users get).
 pub fn run<R: BufRead>(
     mut input: R,
     output: Box<dyn Write + Send>,
     dialect: Option<Dialect>,
+    tuning: Tuning,
 ) -> i32 {
     let out = Out::new(output);
-    let mut session: Option<Session> = dialect.map(|d| Session::new(d, out.clone()));
+    let new_session = |d| Session::new(d, out.clone()).with_tuning(tuning.clone());
+    let mut session: Option<Session> = dialect.map(new_session);
     let mut hub_state = hub::HubState::default();
     loop {
         let line = match read_line(&mut input, MAX_LINE_BYTES) {
             Ok(Some(Line::Text(t))) => t,
             Ok(Some(Line::TooLong(n))) => {
-                let s = session.get_or_insert_with(|| Session::new(Dialect::Uci, out.clone()));
+                let s = session.get_or_insert_with(|| new_session(Dialect::Uci));
                 s.error(&format!(
                     "line of {n} bytes is too long (at most {MAX_LINE_BYTES}); ignored"
                 ));
@@ -60,7 +65,7 @@ pub fn run<R: BufRead>(
             } else {
                 Dialect::Uci
             };
-            session = Some(Session::new(d, out.clone()));
+            session = Some(new_session(d));
         }
         let s = session.as_mut().expect("chosen above");
         if s.dialect == Dialect::Hub {
@@ -81,7 +86,7 @@ pub fn run<R: BufRead>(
 }
 
 /// The `tama` program with no arguments: the protocol on stdin/stdout.
-pub fn run_stdio(dialect: Option<Dialect>) -> i32 {
+pub fn run_stdio(dialect: Option<Dialect>, tuning: Tuning) -> i32 {
     // Hub GUIs (pydraughts) read stderr as protocol output: keep panics
     // quiet there. The search thread's panics are caught and answered anyway.
     let default_hook = std::panic::take_hook();
@@ -91,7 +96,7 @@ pub fn run_stdio(dialect: Option<Dialect>) -> i32 {
         }
     }));
     let stdin = std::io::stdin();
-    run(stdin.lock(), Box::new(std::io::stdout()), dialect)
+    run(stdin.lock(), Box::new(std::io::stdout()), dialect, tuning)
 }
 
 /// Runs every parser on one input line, for the fuzz target and the

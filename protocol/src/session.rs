@@ -16,7 +16,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use tama_engine::movegen::legal_moves;
-use tama_engine::search::{SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher};
+use tama_engine::search::{
+    SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher, Tuning,
+};
 use tama_engine::{Game, GameStatus, Move, Position};
 
 /// Which protocol the session speaks.
@@ -105,6 +107,8 @@ pub struct Session {
     searcher_hash_mb: usize,
     pending_clear: bool,
     worker: Option<JoinHandle<Searcher>>,
+    /// Selective-search switches every searcher of this session gets.
+    tuning: Tuning,
 }
 
 impl Session {
@@ -121,7 +125,13 @@ impl Session {
             searcher: None,
             pending_clear: false,
             worker: None,
+            tuning: Tuning::default(),
         }
+    }
+
+    pub fn with_tuning(mut self, tuning: Tuning) -> Session {
+        self.tuning = tuning;
+        self
     }
 
     /// Prints one error line in the session's dialect.
@@ -197,7 +207,8 @@ impl Session {
             None => {
                 self.searcher_hash_mb = self.settings.hash_mb;
                 self.pending_clear = false;
-                let searcher = Searcher::new(self.settings.hash_mb);
+                let mut searcher = Searcher::new(self.settings.hash_mb);
+                *searcher.tuning_mut() = self.tuning.clone();
                 self.report_short_table(&searcher);
                 searcher
             }
@@ -279,6 +290,7 @@ impl Session {
         let out = self.out.clone();
         let hash_mb = self.settings.hash_mb;
         let options = searcher.options().clone();
+        let tuning = self.tuning.clone();
         out.set_searching(true);
         let fallback = Arc::clone(&reporter);
         let spawned = std::thread::Builder::new()
@@ -302,6 +314,7 @@ impl Session {
                         );
                         let mut fresh = Searcher::new(hash_mb);
                         *fresh.options_mut() = options;
+                        *fresh.tuning_mut() = tuning;
                         let outcome = SearchOutcome {
                             best_move: legal_moves(&root).first().copied(),
                             ..SearchOutcome::default()

@@ -43,6 +43,17 @@ fn run_match(args: &[String]) -> Output {
     }
 }
 
+/// Runs a match that must succeed (its stderr is the failure message).
+fn run_match_ok(args: &[String]) -> Output {
+    let out = run_match(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
 }
@@ -101,7 +112,7 @@ fn random_movers_finish_a_match_and_every_game_replays() {
     let dir = scratch("random");
     let pdn = dir.join("games.pdn");
     let res = dir.join("r.json");
-    let out = run_match(&args(&format!(
+    let out = run_match_ok(&args(&format!(
         "{} {} -each tc=10+0.1 -rounds 6 -repeat -concurrency 2 -maxmoves 150 \
          -openings order=random -seed 3 -pdnout {} -results {}",
         fake("A", "random", 1, 1),
@@ -109,11 +120,6 @@ fn random_movers_finish_a_match_and_every_game_replays() {
         pdn.display(),
         res.display()
     )));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let games = check_pdn(&pdn, Rules::default());
     assert_eq!(games.len(), 12);
     // Paired games: same opening, colours reversed.
@@ -172,17 +178,12 @@ fn every_fault_costs_its_game_with_the_right_reason() {
         cmd.push(' ');
         cmd.push_str(&fake(mode, mode, at, 5));
     }
-    let out = run_match(&args(&format!(
+    let out = run_match_ok(&args(&format!(
         "{cmd} -each tc=1+0.05 -tournament gauntlet -rounds 1 -repeat -concurrency 2 \
          -timemargin 100 -pdnout {} -results {}",
         pdn.display(),
         res.display()
     )));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let games = check_pdn(&pdn, Rules::default());
     assert_eq!(games.len(), 2 * faults.len());
     for (mode, _, reason) in faults {
@@ -216,18 +217,13 @@ fn hub_engines_play_against_uci_engines() {
     let pdn = dir.join("games.pdn");
     for variant in ["armenian", "turkish"] {
         let _ = std::fs::remove_file(&pdn);
-        let out = run_match(&args(&format!(
+        run_match_ok(&args(&format!(
             "{} proto=hub {} -each depth=1 -rounds 2 -repeat -variant {variant} \
              -maxmoves 120 -pdnout {}",
             fake("H", "random", 1, 4),
             fake("U", "random", 1, 6),
             pdn.display()
         )));
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
         let rules = if variant == "turkish" {
             Rules::TURKISH
         } else {
@@ -252,18 +248,13 @@ fn sprt_stops_as_soon_as_it_decides() {
     let res = dir.join("r.json");
     // The illegal-move engine loses every game: all pairs won, H1 after 19
     // pairs (see the SPRT unit tests), long before the 400 games planned.
-    let out = run_match(&args(&format!(
+    let out = run_match_ok(&args(&format!(
         "{} {} -each st=1 -rounds 200 -repeat -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
          -results {}",
         fake("Good", "random", 1, 1),
         fake("Bad", "illegal", 1, 1),
         res.display()
     )));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let j = json(&res);
     let sprt = j.get("sprt").unwrap();
     assert_eq!(sprt.get("decision").and_then(Json::as_str), Some("H1"));
@@ -283,7 +274,7 @@ fn adjudication_by_agreed_scores_and_by_length() {
     std::fs::write(&openings, "W:Wa2,b2,c2:Bf7,g7,h7\n").unwrap();
     // Both engines say White is 1000 down: Black wins by resignation
     // after 3 moves of each side.
-    let out = run_match(&args(&format!(
+    run_match_ok(&args(&format!(
         "{} {} -each depth=1 -rounds 1 -repeat -resign movecount=3 score=500 \
          -openings file={} -pdnout {}",
         fake("X", "whitelost", 1, 1),
@@ -291,11 +282,6 @@ fn adjudication_by_agreed_scores_and_by_length() {
         openings.display(),
         pdn.display()
     )));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let games = check_pdn(&pdn, Rules::default());
     assert_eq!(games.len(), 2);
     for g in &games {
@@ -314,18 +300,13 @@ fn adjudication_by_agreed_scores_and_by_length() {
         ("-maxmoves 1", "maximum game length", 2),
     ] {
         let _ = std::fs::remove_file(&pdn);
-        let out = run_match(&args(&format!(
+        run_match_ok(&args(&format!(
             "{} {} -each depth=1 -rounds 1 -repeat {flags} -openings file={} -pdnout {}",
             fake("X", "random", 1, 1),
             fake("Y", "random", 1, 2),
             openings.display(),
             pdn.display()
         )));
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
         let games = check_pdn(&pdn, Rules::default());
         assert_eq!(games.len(), 2);
         for g in &games {
@@ -352,17 +333,12 @@ fn results_files_merge_into_one_table() {
         files.push(res);
     }
     let merged = dir.join("all.json");
-    let out = run_match(&args(&format!(
+    let out = run_match_ok(&args(&format!(
         "--merge {} {} -results {}",
         files[0].display(),
         files[1].display(),
         merged.display()
     )));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let count = |j: &Json, k: &str| {
         j.get("pairs").unwrap().as_array().unwrap()[0]
             .get(k)
@@ -456,16 +432,11 @@ fn ctrl_c_writes_what_it_has_and_exits() {
 fn tama_against_itself_finishes_a_small_match() {
     let dir = scratch("self");
     let pdn = dir.join("games.pdn");
-    let out = run_match(&args(&format!(
+    run_match_ok(&args(&format!(
         "-engine cmd={TAMA} name=T1 -engine cmd={TAMA} name=T2 option.Hash=8 \
          -each tc=1+0.02 -rounds 3 -repeat -maxmoves 150 -pdnout {}",
         pdn.display()
     )));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let games = check_pdn(&pdn, Rules::default());
     assert_eq!(games.len(), 6);
     for g in &games {

@@ -547,13 +547,8 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, true);
         }
-        self.count_node();
-        if self.stopped {
+        if !self.enter_node(ply) {
             return 0;
-        }
-        self.pv_len[ply] = ply;
-        if ply > self.seldepth {
-            self.seldepth = ply;
         }
         if self.is_repetition(ply) {
             return 0;
@@ -748,14 +743,24 @@ impl<'a> Worker<'a> {
     /// move must capture is never a leaf. In a quiet position where the
     /// opponent threatens a capture, one ply of quiet moves is looked at
     /// (`probe`, once per line) so that the threat is answered or suffered.
-    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, probe: bool) -> i32 {
+    /// What every node does first: count itself, reset its PV, track the
+    /// selective depth. False once the search has been stopped.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) -> bool {
         self.count_node();
         if self.stopped {
-            return 0;
+            return false;
         }
         self.pv_len[ply] = ply;
         if ply > self.seldepth {
             self.seldepth = ply;
+        }
+        true
+    }
+
+    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, probe: bool) -> i32 {
+        if !self.enter_node(ply) {
+            return 0;
         }
         if ply >= MAX_PLY - 1 {
             return eval::evaluate_with_mobility(pos, &self.sh.weights).0;

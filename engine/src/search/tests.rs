@@ -414,4 +414,4 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 487_285;
+const BENCH_TEST_NODES: u64 = 531_176;

@@ -1,0 +1,308 @@
+//! Static evaluation in centi-men (a man = 100), from the side to move's view.
+//!
+//! Contract: `evaluate_with_mobility` for the search, `breakdown_with` for
+//! the `eval` command, `Weights` for what the search holds.
+//!
+//! The evaluation is linear in its weights, so that they can be fitted to
+//! games (`crate::training`): the hand terms (`hand`: material,
+//! advancement, runaway men, ...) and, in the `patterns` model, Scan-style
+//! board patterns (`pattern`). Each variant has its own set
+//! (`VariantWeights`); the sets built into the binary are the files in
+//! `eval/weights/` (`file` reads them), and `Weights` may replace either
+//! with one loaded at run time (the `EvalFile` option).
+//!
+//! Fixed point: hand features are in 1/32 units, hand weights and pattern
+//! weights in 1/32 centi-men, and the pattern phase blend is in 1/32, so a
+//! score is summed exactly in 1/1024 centi-men and rounded once (towards
+//! zero, so that a position and its colour-flipped image score the same).
+//! A lone king against a lone king is a draw (0) whatever the weights.
+
+pub mod file;
+pub mod hand;
+pub mod pattern;
+
+use crate::position::Position;
+use crate::rules::{Color, Variant};
+use hand::{HandWeights, ONE};
+use pattern::PatternTable;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// 1/`SCALE` centi-men: the unit scores are summed in.
+pub const SCALE: i64 = ONE as i64 * pattern::PHASES;
+
+/// What an evaluation is made of.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Model {
+    /// The hand terms only.
+    Hand,
+    /// The hand terms and the board patterns.
+    Patterns,
+}
+
+impl Model {
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Hand => "hand",
+            Model::Patterns => "patterns",
+        }
+    }
+}
+
+impl std::str::FromStr for Model {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Model, String> {
+        match s {
+            "hand" => Ok(Model::Hand),
+            "patterns" => Ok(Model::Patterns),
+            _ => Err(format!("unknown model {s:?} (expected hand or patterns)")),
+        }
+    }
+}
+
+/// One variant's weights.
+#[derive(Clone, Debug)]
+pub struct VariantWeights {
+    pub variant: Variant,
+    pub hand: HandWeights,
+    /// `None` for the `hand` model.
+    pub patterns: Option<PatternTable>,
+    /// How the weights were made (the training command), kept in the file.
+    pub description: String,
+}
+
+impl VariantWeights {
+    /// The hand-set evaluation of release 0.1.0.
+    pub fn hand_set(variant: Variant) -> VariantWeights {
+        VariantWeights {
+            variant,
+            hand: hand::hand_set(variant),
+            patterns: None,
+            description: "hand-set weights of release 0.1.0".into(),
+        }
+    }
+
+    pub fn model(&self) -> Model {
+        match self.patterns {
+            None => Model::Hand,
+            Some(_) => Model::Patterns,
+        }
+    }
+
+    /// The score of `pos` (whose variant must be this set's), White's view,
+    /// in 1/`SCALE` centi-men, with the hand features already computed.
+    #[inline(always)]
+    pub fn score_white(&self, pos: &Position, f: &hand::Features) -> i64 {
+        let mut total = hand::dot(&self.hand, &f.of[0]) - hand::dot(&self.hand, &f.of[1]);
+        if let Some(p) = &self.patterns {
+            total += p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces);
+        }
+        total
+    }
+}
+
+static BUILTIN_FILES: [&[u8]; 2] = [
+    include_bytes!("weights/armenian.tew"),
+    include_bytes!("weights/turkish.tew"),
+];
+
+/// The weights built into the binary, decoded on first use.
+pub fn builtin(variant: Variant) -> &'static VariantWeights {
+    static BUILTIN: OnceLock<[VariantWeights; 2]> = OnceLock::new();
+    let sets = BUILTIN.get_or_init(|| {
+        [Variant::Armenian, Variant::Turkish].map(|v| {
+            let w = file::decode(BUILTIN_FILES[v as usize])
+                .unwrap_or_else(|e| panic!("built-in {v} weights: {e}"));
+            assert_eq!(w.variant, v, "built-in weights file of the wrong variant");
+            w
+        })
+    });
+    &sets[variant as usize]
+}
+
+/// The weights the search uses: per variant the built-in set, or one
+/// loaded at run time. Cheap to clone (the sets are shared).
+#[derive(Clone, Debug, Default)]
+pub struct Weights {
+    loaded: [Option<Arc<VariantWeights>>; 2],
+}
+
+impl Weights {
+    /// The built-in sets.
+    pub const DEFAULT: Weights = Weights {
+        loaded: [None, None],
+    };
+
+    /// The hand-set evaluation of release 0.1.0, both variants.
+    pub fn hand_set() -> Weights {
+        let mut w = Weights::DEFAULT;
+        for v in [Variant::Armenian, Variant::Turkish] {
+            w.replace(VariantWeights::hand_set(v));
+        }
+        w
+    }
+
+    #[inline(always)]
+    pub fn get(&self, variant: Variant) -> &VariantWeights {
+        match &self.loaded[variant as usize] {
+            Some(set) => set,
+            None => builtin(variant),
+        }
+    }
+
+    /// Uses `set` for its variant (the other variant is kept).
+    pub fn replace(&mut self, set: VariantWeights) {
+        let v = set.variant as usize;
+        self.loaded[v] = Some(Arc::new(set));
+    }
+
+    /// Sets one hand weight by name (`hand::NAMES`: `man`, `advancement.4`,
+    /// ...), in centi-men, in both variants' sets.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let term = hand::NAMES
+            .iter()
+            .position(|&n| n == name)
+            .ok_or_else(|| format!("unknown weight {name:?}"))?;
+        for v in [Variant::Armenian, Variant::Turkish] {
+            let mut set = self.get(v).clone();
+            set.hand[term] = value * ONE;
+            self.replace(set);
+        }
+        Ok(())
+    }
+
+    /// Goes back to the built-in set for `variant`.
+    pub fn reset(&mut self, variant: Variant) {
+        self.loaded[variant as usize] = None;
+    }
+}
+
+/// The evaluation and the side to move's number of non-capturing moves
+/// (for the search: no capture and no move means the side to move lost).
+#[inline]
+pub fn evaluate_with_mobility(pos: &Position, w: &Weights) -> (i32, u32) {
+    let f = hand::features(pos);
+    if f.known_draw {
+        return (0, f.side_to_move_moves);
+    }
+    let white = (w.get(pos.rules().variant).score_white(pos, &f) / SCALE) as i32;
+    let v = match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    };
+    (v, f.side_to_move_moves)
+}
+
+/// Material only (men and kings), the side to move's view: the baseline
+/// search's evaluation.
+#[inline]
+pub fn material(pos: &Position, w: &Weights) -> i32 {
+    let h = &w.get(pos.rules().variant).hand;
+    let m = |c: Color| pos.men(c).count() as i32 * h[0] + pos.kings(c).count() as i32 * h[1];
+    let us = pos.side_to_move();
+    (m(us) - m(us.opponent())) / ONE
+}
+
+/// The evaluation with the built-in weights.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with_mobility(pos, &Weights::DEFAULT).0
+}
+
+#[derive(Clone, Debug)]
+pub struct EvalTerm {
+    pub name: &'static str,
+    /// Centi-men, rounded: the rows may not add up to the total exactly.
+    pub white: i32,
+    pub black: i32,
+}
+
+#[derive(Clone, Debug)]
+pub struct EvalBreakdown {
+    pub terms: Vec<EvalTerm>,
+    /// White's view (positive: White is better).
+    pub total_white: i32,
+    /// What `evaluate` returns: the side to move's view.
+    pub side_to_move: i32,
+}
+
+pub fn breakdown(pos: &Position) -> EvalBreakdown {
+    breakdown_with(pos, &Weights::DEFAULT)
+}
+
+pub fn breakdown_with(pos: &Position, w: &Weights) -> EvalBreakdown {
+    let set = w.get(pos.rules().variant);
+    let f = hand::features(pos);
+    let cm = |x: i64| (x as f64 / SCALE as f64).round() as i32;
+    let mut terms: Vec<EvalTerm> = hand::GROUP_NAMES
+        .iter()
+        .enumerate()
+        .map(|(g, name)| {
+            let of = |c: usize| {
+                (0..hand::TERMS)
+                    .filter(|&i| hand::GROUP[i] == g)
+                    .map(|i| set.hand[i] as i64 * f.of[c][i] as i64)
+                    .sum::<i64>()
+            };
+            EvalTerm {
+                name,
+                white: cm(of(0)),
+                black: cm(of(1)),
+            }
+        })
+        .collect();
+    if let Some(p) = &set.patterns {
+        let s = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces);
+        terms.push(EvalTerm {
+            name: "patterns",
+            white: cm(s.max(0)),
+            black: cm((-s).max(0)),
+        });
+    }
+    let (side_to_move, _) = evaluate_with_mobility(pos, w);
+    if f.known_draw {
+        let white: i32 = terms.iter().map(|t| t.white).sum();
+        let black: i32 = terms.iter().map(|t| t.black).sum();
+        terms.push(EvalTerm {
+            name: "known-draw",
+            white: -white,
+            black: -black,
+        });
+    }
+    let total_white = match pos.side_to_move() {
+        Color::White => side_to_move,
+        Color::Black => -side_to_move,
+    };
+    EvalBreakdown {
+        terms,
+        total_white,
+        side_to_move,
+    }
+}
+
+impl fmt::Display for EvalBreakdown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<16} {:>7} {:>7} {:>7}",
+            "term", "white", "black", "total"
+        )?;
+        for t in &self.terms {
+            writeln!(
+                f,
+                "{:<16} {:>7} {:>7} {:>7}",
+                t.name,
+                t.white,
+                t.black,
+                t.white - t.black
+            )?;
+        }
+        write!(
+            f,
+            "total (white's view) {}, side to move {}",
+            self.total_white, self.side_to_move
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

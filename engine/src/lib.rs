@@ -14,6 +14,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod square;
+pub mod training;
 pub mod tt;
 mod zobrist;
 

@@ -74,7 +74,7 @@ impl Default for Settings {
             lambda: 0.5,
             learning_rate: 1.0,
             batch: 16384,
-            l2: 1e-6,
+            l2: 1e-7,
             threads: 1,
             seed: 1,
         }

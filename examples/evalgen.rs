@@ -84,6 +84,7 @@ fn main() {
                     "--threads" => s.fit.threads = value(&args, i),
                     "--seed" => s.fit.seed = value(&args, i),
                     "--valid-percent" => s.valid_percent = value(&args, i),
+                    "--freeze-hand" => s.fit.freeze_hand = value(&args, i),
                     a => panic!("unknown argument {a}"),
                 }
                 i += 2;
@@ -118,6 +119,50 @@ fn main() {
                     big(&p.endgame)
                 );
             }
+        }
+        Some("scale") => {
+            // scale IN OUT: every weight times 100 / man.
+            let mut w = tama_engine::eval::file::decode(&std::fs::read(&args[1]).unwrap()).unwrap();
+            let c = 3200.0 / w.hand[0] as f64;
+            w.hand = w.hand.map(|x| (x as f64 * c).round() as i32);
+            if let Some(p) = &w.patterns {
+                let mut q = p.params().clone();
+                for x in q.opening.iter_mut().chain(q.endgame.iter_mut()) {
+                    *x = (*x as f64 * c).round().clamp(-32767.0, 32767.0) as i16;
+                }
+                w.patterns = Some(tama_engine::eval::pattern::PatternTable::new(q));
+            }
+            std::fs::write(&args[2], tama_engine::eval::file::encode(&w)).unwrap();
+        }
+        Some("compare") => {
+            // compare DATA W: eval differences against the hand-set weights.
+            use tama_engine::eval::{evaluate_with_mobility, Weights};
+            let bytes = std::fs::read(&args[1]).unwrap();
+            let h = tama_engine::training::record::DataHeader::decode(&bytes).unwrap();
+            let scan = tama_engine::training::record::scan(&bytes[32..], h.rules).unwrap();
+            let mut w = Weights::DEFAULT;
+            w.replace(tama_engine::eval::file::decode(&std::fs::read(&args[2]).unwrap()).unwrap());
+            let hand = Weights::hand_set();
+            let (mut n, mut diff, mut e_hand, mut e_new) = (0f64, 0f64, 0f64, 0f64);
+            let quiet_only = args.get(3).is_some();
+            for g in scan.games.iter().step_by(10) {
+                for r in &g.positions {
+                    let other = r
+                        .position
+                        .with_side_to_move(r.position.side_to_move().opponent());
+                    if quiet_only && tama_engine::movegen::has_capture(&other) {
+                        continue;
+                    }
+                    let a = evaluate_with_mobility(&r.position, &hand).0 as f64;
+                    let b = evaluate_with_mobility(&r.position, &w).0 as f64;
+                    let s = r.score as f64;
+                    n += 1.0;
+                    diff += (a - b).abs();
+                    e_hand += (a - s).abs();
+                    e_new += (b - s).abs();
+                }
+            }
+            println!("{n} positions: mean |new - hand| {:.1}, mean |hand - score| {:.1}, mean |new - score| {:.1}", diff / n, e_hand / n, e_new / n);
         }
         _ => panic!("evalgen datagen|train|show ..."),
     }

@@ -28,7 +28,7 @@ pub const REGION_RANKS: usize = 2;
 pub const REGION_FILES: usize = 4;
 const REGION_SQUARES: usize = REGION_RANKS * REGION_FILES;
 /// 3^8: every square of a region empty, white man or black man.
-pub const CONFIGS: usize = 6561;
+pub const CONFIGS: usize = 3usize.pow(REGION_SQUARES as u32);
 /// Where a region's lower-left corner can stand: ranks 0..=6, files 0..=4.
 const CORNER_RANKS: usize = 8 - REGION_RANKS + 1;
 const CORNER_FILES: usize = 8 - REGION_FILES + 1;
@@ -37,10 +37,10 @@ pub const REGIONS: usize = CORNER_RANKS * CORNER_FILES;
 pub const PHASES: i64 = 32;
 
 /// `BASE3[bits]`: the region's occupancy bits read as base-3 digits 0/1.
-static BASE3: [u16; 256] = {
-    let mut t = [0u16; 256];
+static BASE3: [u16; 1 << REGION_SQUARES] = {
+    let mut t = [0u16; 1 << REGION_SQUARES];
     let mut bits = 0;
-    while bits < 256 {
+    while bits < 1 << REGION_SQUARES {
         let mut v = 0u16;
         let mut k = REGION_SQUARES;
         while k > 0 {
@@ -53,12 +53,17 @@ static BASE3: [u16; 256] = {
     t
 };
 
-/// The region's 8 squares of `bb` as bits: first rank's four files in bits
-/// 0-3, the second rank's in bits 4-7.
+/// The region's squares of `bb` as bits, rank by rank: with two ranks of
+/// four files, the first rank's four files in bits 0-3, the second's in 4-7.
 #[inline(always)]
 fn region_bits(bb: u64, rank: usize, file: usize) -> usize {
-    let y = (bb >> (8 * rank + file)) as u32;
-    ((y & 0xF) | ((y >> 4) & 0xF0)) as usize
+    let y = bb >> (8 * rank + file);
+    let row = (1u64 << REGION_FILES) - 1;
+    let mut bits = 0;
+    for i in 0..REGION_RANKS {
+        bits |= ((y >> (8 * i)) & row) << (REGION_FILES * i);
+    }
+    bits as usize
 }
 
 /// Calls `visit(region, configuration)` for every region, White's men `white`

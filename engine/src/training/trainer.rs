@@ -64,6 +64,8 @@ pub struct Settings {
     pub threads: usize,
     /// Shuffles the batches.
     pub seed: u64,
+    /// Keep the hand weights as they start (fit only the patterns).
+    pub freeze_hand: bool,
 }
 
 impl Default for Settings {
@@ -77,6 +79,7 @@ impl Default for Settings {
             l2: 1e-7,
             threads: 1,
             seed: 1,
+            freeze_hand: false,
         }
     }
 }
@@ -436,6 +439,9 @@ pub fn train(
             }
             for (g, w) in grad.endgame.iter_mut().zip(&params.endgame) {
                 *g += settings.l2 * w;
+            }
+            if settings.freeze_hand {
+                grad.hand = [0.0; TERMS];
             }
             adam.step(&mut params, grad, lr);
         }

@@ -14,7 +14,6 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod square;
-pub mod tt;
 mod zobrist;
 
 #[doc(hidden)]

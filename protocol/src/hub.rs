@@ -18,7 +18,7 @@ use crate::Flow;
 use std::sync::Arc;
 use std::time::Duration;
 use tama_engine::movegen::legal_moves;
-use tama_engine::search::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use tama_engine::search::{Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH};
 use tama_engine::{Color, Game, Move, Position, Rules, Square};
 
 /// One tokenized line: the command and its `name[=value]` arguments.
@@ -492,9 +492,7 @@ pub fn limits_of(level: &Level, mode: GoMode, us: Color) -> SearchLimits {
         })
     };
     let mut l = SearchLimits {
-        depth: level
-            .depth
-            .map(|d| d.min(tama_engine::search::MAX_PLY as u32 - 1)),
+        depth: level.depth.map(|d| d.min(MAX_DEPTH)),
         nodes: level.nodes,
         movetime: level.move_time.map(dur),
         infinite: level.infinite || mode == GoMode::Analyze,

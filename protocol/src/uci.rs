@@ -12,7 +12,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tama_engine::movegen::legal_moves;
 use tama_engine::perft::divide;
-use tama_engine::search::{bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_PLY};
+use tama_engine::search::{
+    bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH,
+};
 use tama_engine::{eval, Color, Game, GameStatus, Position, Square};
 
 /// Where a `position` command starts.
@@ -278,7 +280,7 @@ fn limits_of(game: &Game, a: &GoArgs) -> Result<SearchLimits, String> {
     // deadline computed from them can overflow.
     let ms = |v: i64| Duration::from_millis(v.clamp(0, MAX_TIME_MS) as u64);
     let mut limits = SearchLimits {
-        depth: a.depth.map(|d| d.min(MAX_PLY as u32 - 1)),
+        depth: a.depth.map(|d| d.min(MAX_DEPTH)),
         nodes: a.nodes,
         movetime: a.movetime.map(ms),
         infinite: a.infinite,

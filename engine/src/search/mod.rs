@@ -14,7 +14,7 @@
 //!
 //! The search (`worker.rs`): iterative deepening; negamax principal
 //! variation search with aspiration windows from depth 5; a shared
-//! transposition table (`crate::tt`); quiescence that resolves every
+//! transposition table (`tt`); quiescence that resolves every
 //! pending capture (a position where the side to move must capture is
 //! never a leaf); move ordering by table move, promotions, two killers per
 //! ply and a history table; late move reductions (never for captures or
@@ -29,53 +29,24 @@
 
 pub mod bench;
 mod limits;
+pub mod score;
+pub mod tt;
 mod worker;
 
 pub use limits::{Clock, SearchLimits, TimeBudget};
+pub use score::{Bound, Score, MATE, MAX_DEPTH, MAX_PLY};
 
 use crate::eval::Weights;
 use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
-use crate::tt::TranspositionTable;
+use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use tt::TranspositionTable;
 pub use worker::Tuning;
 use worker::{Shared, Worker};
-
-/// A search score from the side to move's point of view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Score {
-    /// Centi-men: a man is worth 100.
-    Cp(i32),
-    /// A forced win in this many moves of the side to move (negative: forced loss).
-    Mate(i32),
-}
-
-/// Internal score unit bound: anything beyond `MATE - MAX_PLY` is a mate score.
-pub const MATE: i32 = 30_000;
-pub const MAX_PLY: usize = 128;
-
-impl Score {
-    pub fn from_internal(v: i32) -> Score {
-        if v >= MATE - MAX_PLY as i32 {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -(MATE - MAX_PLY as i32) {
-            Score::Mate(-(MATE + v) / 2)
-        } else {
-            Score::Cp(v)
-        }
-    }
-}
-
-/// Which bound a reported score is, when an aspiration window failed.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
 
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
@@ -274,9 +245,7 @@ impl Searcher {
         } else {
             self.options.threads.clamp(1, 1024)
         };
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
-            d.clamp(1, MAX_PLY as u32 - 1) as i32
-        });
+        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)) as i32;
         let shared = Shared {
             tt: &self.tt,
             control,
@@ -355,7 +324,7 @@ impl Searcher {
             best_move,
             ponder_move,
             score: best
-                .filter(|b| b.score > -worker::INF && main.depth > 0)
+                .filter(|b| b.score > -INF && main.depth > 0)
                 .map(|b| Score::from_internal(b.score)),
             depth: main.depth,
             nodes,

@@ -3,19 +3,19 @@
 //! the other threads (Lazy SMP).
 
 use super::limits::TimeBudget;
-use super::{Bound, Score, SearchControl, SearchInfo, MATE, MAX_PLY};
+use super::score::{is_mate, mate_in, mated_in, Bound, Score, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::tt::{PackedMove, TranspositionTable};
+use super::{SearchControl, SearchInfo};
 use crate::eval::{self, Weights};
 use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::square::Square;
-use crate::tt::{self, PackedMove, TranspositionTable};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-pub(super) const INF: i32 = MATE + 1;
 const NO_MOVE: Move = Move::quiet(Square::A1, Square::A1, false);
 const POLL_INTERVAL: u64 = 1024;
 const HISTORY_MAX: i32 = 16_384;
@@ -340,7 +340,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         let best = self.root_moves[0].score;
-        if best.abs() >= MATE - MAX_PLY as i32 && (MATE - best.abs()) <= self.root_depth {
+        if is_mate(best) && (MATE - best.abs()) <= self.root_depth {
             return true; // a proven mate: deeper will not change it
         }
         let Some(soft) = self.sh.budget.soft else {
@@ -359,12 +359,11 @@ impl<'a> Worker<'a> {
     fn search_line(&mut self, depth: i32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = 30;
-        let (mut alpha, mut beta) =
-            if depth >= 5 && !self.sh.baseline && prev.abs() < MATE - MAX_PLY as i32 {
-                ((prev - delta).max(-INF), (prev + delta).min(INF))
-            } else {
-                (-INF, INF)
-            };
+        let (mut alpha, mut beta) = if depth >= 5 && !self.sh.baseline && !is_mate(prev) {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
         loop {
             let v = self.root_search(depth, alpha, beta, pv_idx);
             self.root_moves[pv_idx..].sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -554,8 +553,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         // Mate distance: nothing here can beat a faster mate found already.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -569,9 +568,9 @@ impl<'a> Worker<'a> {
             tt_move = (!hit.mv.is_none()).then_some(hit.mv);
             if !pv_node && hit.depth >= depth {
                 let cut = match hit.bound {
-                    tt::Bound::Exact => true,
-                    tt::Bound::Lower => hit.score >= beta,
-                    tt::Bound::Upper => hit.score <= alpha,
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
                 };
                 if cut {
                     return hit.score;
@@ -586,7 +585,7 @@ impl<'a> Worker<'a> {
         }
         // Reverse futility: a quiet position far above beta at low depth,
         // with no enemy capture pending, is taken at its static value.
-        if !pv_node && !capture && depth <= tuning.rfp_depth && beta.abs() < MATE - MAX_PLY as i32 {
+        if !pv_node && !capture && depth <= tuning.rfp_depth && !is_mate(beta) {
             let (static_eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
             if moves > 0
                 && static_eval - tuning.rfp_margin * depth >= beta
@@ -599,7 +598,7 @@ impl<'a> Worker<'a> {
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
         if list.is_empty() {
-            return -MATE + ply as i32;
+            return mated_in(ply);
         }
         // A forced reply (usually a capture) costs no depth.
         let extension = (tuning.forced_extension
@@ -660,7 +659,7 @@ impl<'a> Worker<'a> {
                 && !mv.promotes
                 && depth <= tuning.lmp_depth
                 && i as i32 >= 3 + depth * depth
-                && best > -(MATE - MAX_PLY as i32)
+                && best > -MATE_BOUND
             {
                 break;
             }
@@ -727,11 +726,11 @@ impl<'a> Worker<'a> {
         }
 
         let bound = if best >= beta {
-            tt::Bound::Lower
+            Bound::Lower
         } else if pv_node && best > orig_alpha {
-            tt::Bound::Exact
+            Bound::Exact
         } else {
-            tt::Bound::Upper
+            Bound::Upper
         };
         self.sh
             .tt
@@ -770,7 +769,7 @@ impl<'a> Worker<'a> {
         }
         let (eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
         if moves == 0 {
-            return -MATE + ply as i32; // blocked: no capture and no move
+            return mated_in(ply); // blocked: no capture and no move
         }
         if probe && self.sh.tuning.threat_probe && eval < beta + 300 && eval > alpha - 300 {
             let threatened =
@@ -824,7 +823,7 @@ impl<'a> Worker<'a> {
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
         if list.is_empty() {
-            return -MATE + ply as i32;
+            return mated_in(ply);
         }
         if (depth <= 0 && !list[0].is_capture()) || ply >= MAX_PLY - 1 {
             return eval::material(pos, &self.sh.weights);

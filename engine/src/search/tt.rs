@@ -11,30 +11,20 @@
 //! Win/loss scores are stored relative to the node (distance from the node,
 //! not from the root) and corrected by ply on the way in and out.
 
+use super::score::{score_from_tt, score_to_tt, Bound};
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
-use crate::search::{MATE, MAX_PLY};
 use crate::square::Square;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-/// What a stored score means relative to the true value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
-    /// The true value is at most the score (a fail-low).
-    Upper = 1,
-    /// The true value is at least the score (a fail-high).
-    Lower = 2,
-    Exact = 3,
-}
-
-impl Bound {
-    fn from_bits(b: u64) -> Option<Bound> {
-        match b & 3 {
-            1 => Some(Bound::Upper),
-            2 => Some(Bound::Lower),
-            3 => Some(Bound::Exact),
-            _ => None,
-        }
+/// The bound kept in two bits of an entry; 0 marks an empty entry.
+#[inline]
+fn bound_from_bits(b: u64) -> Option<Bound> {
+    match b & 3 {
+        1 => Some(Bound::Upper),
+        2 => Some(Bound::Lower),
+        3 => Some(Bound::Exact),
+        _ => None,
     }
 }
 
@@ -193,30 +183,6 @@ impl Drop for Buckets {
     }
 }
 
-/// Score to store: mate scores become relative to this node.
-#[inline]
-pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE - MAX_PLY as i32 {
-        score + ply as i32
-    } else if score <= -(MATE - MAX_PLY as i32) {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-/// Score read back: mate scores become relative to the root again.
-#[inline]
-pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE - MAX_PLY as i32 {
-        score - ply as i32
-    } else if score <= -(MATE - MAX_PLY as i32) {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 impl TranspositionTable {
     pub const MIN_MB: usize = 1;
     pub const MAX_MB: usize = 65536;
@@ -298,7 +264,7 @@ impl TranspositionTable {
             if check ^ data != key {
                 continue;
             }
-            let bound = Bound::from_bits(data >> 24)?;
+            let bound = bound_from_bits(data >> 24)?;
             return Some(TtHit {
                 mv: PackedMove((data >> 32) as u32),
                 score: score_from_tt(data as u16 as i16 as i32, ply),
@@ -330,7 +296,7 @@ impl TranspositionTable {
         for e in 0..ENTRIES {
             let data = b.words[2 * e + 1].load(Ordering::Relaxed);
             let check = b.words[2 * e].load(Ordering::Relaxed);
-            if Bound::from_bits(data >> 24).is_none() {
+            if bound_from_bits(data >> 24).is_none() {
                 if victim_value > i32::MIN {
                     victim = e;
                     victim_value = i32::MIN;
@@ -369,7 +335,7 @@ impl TranspositionTable {
         for b in &self.buckets[..sample] {
             for e in 0..ENTRIES {
                 let data = b.words[2 * e + 1].load(Ordering::Relaxed);
-                if Bound::from_bits(data >> 24).is_some() && unpack_generation(data) == generation {
+                if bound_from_bits(data >> 24).is_some() && unpack_generation(data) == generation {
                     used += 1;
                 }
             }
@@ -381,6 +347,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::MATE;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()

@@ -12,25 +12,34 @@
 //! - `info` is called after every completed iteration (and on aspiration
 //!   fail-high/low) with what to report; the caller formats it.
 //!
-//! The search (`worker.rs`): iterative deepening; negamax principal
-//! variation search with aspiration windows from depth 5; a shared
-//! transposition table (`tt`); quiescence that resolves every
-//! pending capture (a position where the side to move must capture is
-//! never a leaf); move ordering by table move, promotions, two killers per
-//! ply and a history table; late move reductions (never for captures or
-//! promotions), reverse futility and late move pruning at low depth, and
-//! internal iterative reduction, each switchable in `Tuning`; no null move
+//! The search: iterative deepening with aspiration windows from depth 5
+//! (`iterate.rs`); negamax principal variation search (`node.rs`, its
+//! steps numbered as Stockfish numbers them); a shared transposition table (`tt.rs`, scores and
+//! bounds in `score.rs`); quiescence that resolves every pending capture (a
+//! position where the side to move must capture is never a leaf); move
+//! ordering by table move, promotions, two killers per ply and a history
+//! table (`picker.rs`, `history.rs`); late move reductions (never for
+//! captures or promotions), reverse futility and late move pruning at low
+//! depth, and internal iterative reduction, each a named function in
+//! `node.rs` and switchable in `Tuning` (`tuning.rs`); no null move
 //! (zugzwang is common in draughts). Repetition of a position of the game
-//! (since its last irreversible move) or of the search path is a draw;
-//! no legal move is a loss at that ply. Lazy SMP: every thread runs its own
-//! iterative deepening on the shared table, odd helpers one ply deeper; the
-//! main thread keeps time and decides. The `baseline` option replaces all
-//! of this with plain fixed-depth alpha-beta on material (`Worker::plain`).
+//! (since its last irreversible move) or of the search path is a draw
+//! (`repetition.rs`); no legal move is a loss at that ply. Lazy SMP: every
+//! thread (`worker.rs`) runs its own iterative deepening on the shared
+//! table, odd helpers one ply deeper; the main thread keeps time and
+//! decides. The `baseline` option replaces all of this with plain
+//! fixed-depth alpha-beta on material (`Worker::plain`).
 
 pub mod bench;
+mod history;
+mod iterate;
 mod limits;
+mod node;
+mod picker;
+mod repetition;
 pub mod score;
 pub mod tt;
+mod tuning;
 mod worker;
 
 pub use limits::{Clock, SearchLimits, TimeBudget};
@@ -40,13 +49,14 @@ use crate::eval::Weights;
 use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
+use crate::position::Position;
 use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
-pub use worker::Tuning;
-use worker::{Shared, Worker};
+pub use tuning::Tuning;
+use worker::{Shared, Worker, WorkerResult};
 
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
@@ -264,31 +274,22 @@ impl Searcher {
             weights: self.weights.clone(),
             tuning: self.tuning.clone(),
         };
-        let (tx, rx) = mpsc::channel::<SearchInfo>();
-        let results = std::thread::scope(|s| {
-            let shared = &shared;
-            let handles: Vec<_> = (0..threads)
-                .map(|id| {
-                    let tx = (id == 0).then(|| tx.clone());
-                    std::thread::Builder::new()
-                        .name(format!("tama-search-{id}"))
-                        .stack_size(SEARCH_STACK_BYTES)
-                        .spawn_scoped(s, move || Worker::new(id, shared, tx).run())
-                        .expect("cannot start a search thread")
-                })
-                .collect();
-            drop(tx);
-            for report in rx {
-                info(&report);
-            }
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("search thread panicked"))
-                .collect::<Vec<_>>()
-        });
+        let results = run_threads(&shared, threads, info);
+        self.outcome(&results, &root, moves[0], started, info)
+    }
+
+    /// The answer from the threads' results. The deepest completed
+    /// iteration wins (the main thread on a tie): with a depth limit, a
+    /// helper may finish it first, and then its line is reported too.
+    fn outcome(
+        &self,
+        results: &[WorkerResult],
+        root: &Position,
+        first_move: Move,
+        started: Instant,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
         let nodes: u64 = results.iter().map(|r| r.nodes).sum();
-        // The deepest completed iteration wins (the main thread on a tie):
-        // with a depth limit, a helper may finish it first.
         let mut main = &results[0];
         for r in &results[1..] {
             if r.depth > main.depth && r.best.is_some() {
@@ -313,11 +314,11 @@ impl Searcher {
                 });
             }
         }
-        let best_move = best.map(|b| b.mv).or(Some(moves[0]));
+        let best_move = best.map(|b| b.mv).or(Some(first_move));
         let mut ponder_move = best.and_then(|b| b.pv.get(1).copied());
         if ponder_move.is_none() {
             if let Some(mv) = best_move {
-                ponder_move = self.ponder_from_table(&root, &mv);
+                ponder_move = self.ponder_from_table(root, &mv);
             }
         }
         SearchOutcome {
@@ -333,13 +334,44 @@ impl Searcher {
     }
 
     /// The reply the table expects after `mv`, if it knows one.
-    fn ponder_from_table(&self, root: &crate::position::Position, mv: &Move) -> Option<Move> {
+    fn ponder_from_table(&self, root: &Position, mv: &Move) -> Option<Move> {
         let child = root.play(mv);
         let hit = self.tt.probe(child.key(), 1)?;
         movegen::legal_moves(&child)
             .into_iter()
             .find(|m| hit.mv.matches(m))
     }
+}
+
+/// Runs `threads` workers on `shared` (each on a big stack of its own)
+/// while this thread hands the main worker's reports to `info`; returns
+/// their results, the main thread's first.
+fn run_threads(
+    shared: &Shared,
+    threads: usize,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Vec<WorkerResult> {
+    let (tx, rx) = mpsc::channel::<SearchInfo>();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|id| {
+                let tx = (id == 0).then(|| tx.clone());
+                std::thread::Builder::new()
+                    .name(format!("tama-search-{id}"))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(s, move || Worker::new(id, shared, tx).run())
+                    .expect("cannot start a search thread")
+            })
+            .collect();
+        drop(tx);
+        for report in rx {
+            info(&report);
+        }
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("search thread panicked"))
+            .collect()
+    })
 }
 
 #[cfg(test)]

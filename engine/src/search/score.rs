@@ -83,6 +83,23 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What the best score `best` of a search in the window (`alpha`,
+    /// `beta`) is: a fail-high is a lower bound, a score inside the window
+    /// exact (on the principal variation only: elsewhere the window is
+    /// null), anything else an upper bound.
+    #[inline(always)]
+    pub fn of_result(best: i32, alpha: i32, beta: i32, pv_node: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A score to store in the transposition table: wins and losses become
 /// relative to the node at `ply` (so that the entry holds wherever the
 /// position is met again), other scores are left alone.

@@ -21,8 +21,9 @@ pub struct Game {
     start: Position,
     current: Position,
     moves: Vec<Move>,
-    /// Keys of every position since the last irreversible move (capture or
-    /// man move), the current one last: only these can repeat.
+    /// Keys of every position since the last irreversible move (see
+    /// `Position::is_reversible`), the current one last: only these can
+    /// repeat.
     reversible_keys: Vec<u64>,
 }
 
@@ -55,10 +56,7 @@ impl Game {
 
     /// Plays a move that must be legal in the current position.
     pub fn play(&mut self, mv: Move) {
-        // Captures and a man's step to another rank can never be undone; a
-        // king's move and a man's sideways step can (d4-e4 ... e4-d4).
-        let man = !self.current.all_kings().contains(mv.from);
-        let irreversible = mv.is_capture() || (man && mv.from.rank() != mv.to.rank());
+        let irreversible = !self.current.is_reversible(&mv);
         self.current.make_move(&mv);
         self.moves.push(mv);
         if irreversible {

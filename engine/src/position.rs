@@ -192,6 +192,16 @@ impl Position {
         self.side = self.side.opponent();
     }
 
+    /// Whether `mv` (legal here) can be undone, so that the position before
+    /// it may occur again: a king's move that captures nothing, or a man's
+    /// sideways step (d4-e4 ... e4-d4). A capture and a man's step to
+    /// another rank never can. The one rule of docs/rules.md §5 (decision
+    /// 8) for both the game's threefold repetition and the search's.
+    #[inline(always)]
+    pub fn is_reversible(&self, mv: &Move) -> bool {
+        !mv.is_capture() && (self.kings.contains(mv.from) || mv.from.rank() == mv.to.rank())
+    }
+
     /// The same position with the other side to move (used by evaluation
     /// probes, never a legal move).
     pub fn with_side_to_move(&self, side: Color) -> Position {
@@ -226,6 +236,33 @@ mod tests {
         for s in ["a1", "d4", "e5", "h8"] {
             assert!(pos.piece_at(Square::parse(s).unwrap()).is_none());
         }
+    }
+
+    #[test]
+    fn reversible_moves_are_king_moves_and_sideways_steps() {
+        // 5  . . b . . . . .      White: man d4, king a1. Black: man c5.
+        // 4  . . . w . . . .      White to move, nothing to capture (c5
+        // 3  . . . . . . . .      is diagonal to d4: captures are
+        // 2  . . . . . . . .      orthogonal only).
+        // 1  W . . . . . . .
+        let pos = Position::from_fen("W:Wd4,Ka1:Bc5", Rules::default()).unwrap();
+        let play = |text: &str| pos.parse_move(text).unwrap();
+        assert!(pos.is_reversible(&play("a1-c3")), "a king's move");
+        assert!(pos.is_reversible(&play("a1-a4")), "a king's move");
+        assert!(pos.is_reversible(&play("d4-e4")), "a man's sideways step");
+        assert!(pos.is_reversible(&play("d4-c4")), "a man's sideways step");
+        assert!(!pos.is_reversible(&play("d4-d5")), "a man's step forward");
+        assert!(!pos.is_reversible(&play("d4-e5")), "diagonally forward");
+        // A man crowning steps to another rank; a capture removes a piece.
+        let pos = Position::from_fen("W:Wg7,Kb2:Bh5", Rules::default()).unwrap();
+        let crown = pos.parse_move("g7-g8").unwrap();
+        assert!(crown.promotes && !pos.is_reversible(&crown));
+        let pos = Position::from_fen("W:Wb3,Kb2:Bb4", Rules::default()).unwrap();
+        let capture = pos.parse_move("b3xb5").unwrap();
+        assert!(!pos.is_reversible(&capture));
+        let pos = Position::from_fen("W:WKb2:Bb4", Rules::default()).unwrap();
+        let king_capture = pos.parse_move("b2xb5").unwrap();
+        assert!(!pos.is_reversible(&king_capture), "a king's capture");
     }
 
     #[test]

@@ -25,11 +25,15 @@ impl Repetitions {
         Repetitions { keys, rev }
     }
 
-    /// Steps from `pos` at `ply` into `child` by `mv`.
+    /// Steps from `pos` at `ply` into `child` by `mv`. What can repeat is
+    /// what `Game` counts for threefold repetition: `Position::is_reversible`.
     #[inline(always)]
     pub fn push(&mut self, pos: &Position, mv: &Move, child: &Position, ply: usize) {
-        let irreversible = mv.is_capture() || !pos.all_kings().contains(mv.from);
-        self.rev[ply + 1] = if irreversible { 0 } else { self.rev[ply] + 1 };
+        self.rev[ply + 1] = if pos.is_reversible(mv) {
+            self.rev[ply] + 1
+        } else {
+            0
+        };
         self.keys.push(child.key());
     }
 

@@ -158,6 +158,38 @@ fn repetition_from_the_game_history_is_a_draw() {
 }
 
 #[test]
+fn repetition_through_sideways_man_steps_is_a_draw() {
+    // 8  . . . . . . B B      A white man on d4 against two black kings
+    // 4  . . . w . . . .      (g8, h8), White to move: lost on material.
+    //
+    // The game then shuffles d4-e4 h8-h7 e4-d4 h7-h8: a man's sideways step
+    // can be undone, so these are all repetitions of earlier positions.
+    // Now d4-e4 repeats the position after the first d4-e4: a draw, which
+    // White takes; every other move loses. (A search that counted every
+    // man move as irreversible could not see it and would report a loss.)
+    let fen = "W:Wd4:BKg8,Kh8";
+    let fresh = game(fen, Rules::ARMENIAN);
+    let out = search_depth(&fresh, 6);
+    match out.score.unwrap() {
+        Score::Cp(v) => assert!(v < -100, "{v}"),
+        Score::Mate(n) => assert!(n < 0),
+    }
+    let mut g = fresh.clone();
+    for m in ["d4-e4", "h8-h7", "e4-d4", "h7-h8"] {
+        g.play_text(m).unwrap();
+    }
+    assert_eq!(g.repetitions(), 2, "the start position, twice");
+    let out = search_depth(&g, 6);
+    assert_eq!(out.score, Some(Score::Cp(0)));
+    assert_eq!(text(&g, &out), "d4-e4");
+    // In the game itself, the same shuffle once more is threefold.
+    for m in ["d4-e4", "h8-h7", "e4-d4", "h7-h8"] {
+        g.play_text(m).unwrap();
+    }
+    assert_eq!(g.status(), crate::game::GameStatus::DrawByRepetition);
+}
+
+#[test]
 fn no_legal_move_and_single_move() {
     // No legal move: the answer is immediate and empty.
     let g = game("W:Wa7:BKa8,Kb8,b7,c7", Rules::ARMENIAN);
@@ -414,4 +446,4 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 487_285;
+const BENCH_TEST_NODES: u64 = 485_088;

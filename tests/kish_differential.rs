@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use tama_engine::movegen::{generate_with_routes, legal_moves};
 use tama_engine::perft::{perft, perft_routes};
-use tama_engine::testutil::Rng;
+use tama_engine::rng::Rng;
 use tama_engine::{Bitboard, Color, Position, Rules};
 
 /// A position as plain bitboards, the common ground of both engines.

@@ -15,7 +15,7 @@ use common::{all_rules, move_name, naive_move, naive_rules, random_board, to_nai
 use std::collections::BTreeMap;
 use tama_engine::movegen::{self, capture_routes, generate_with_routes, legal_moves};
 use tama_engine::perft::{perft, perft_routes};
-use tama_engine::testutil::Rng;
+use tama_engine::rng::Rng;
 use tama_engine::{Position, Rules};
 
 fn describe(map: &BTreeMap<NaiveMove, u64>) -> String {

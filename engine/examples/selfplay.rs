@@ -11,8 +11,8 @@
 //! Settings: space-separated `name=value` tuning pairs, `w.name=value`
 //! evaluation weights, or `baseline`.
 
+use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
-use tama_engine::testutil::Rng;
 use tama_engine::{movegen, Game, GameStatus, Position, Rules};
 
 fn searcher(settings: &str) -> Searcher {

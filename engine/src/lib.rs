@@ -11,13 +11,14 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod square;
 mod zobrist;
 
-#[doc(hidden)]
-pub mod testutil;
+#[cfg(test)]
+mod testutil;
 
 pub use bitboard::{Bitboard, Direction};
 pub use fen::FenError;

@@ -267,7 +267,7 @@ mod tests {
         // parse back to its move, and whenever two distinct legal moves share
         // their first and last square the short form must be refused with both
         // listed. Positions come from a fixed seed, so the test is reproducible.
-        let mut rng = crate::testutil::Rng::new(7);
+        let mut rng = crate::rng::Rng::new(7);
         let mut ambiguous_seen = 0;
         for _ in 0..4000 {
             let p = crate::testutil::random_position(&mut rng, Rules::default());

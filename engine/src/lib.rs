@@ -4,7 +4,6 @@
 
 pub mod bitboard;
 pub mod eval;
-pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod moves;
@@ -21,10 +20,9 @@ mod zobrist;
 mod testutil;
 
 pub use bitboard::{Bitboard, Direction};
-pub use fen::FenError;
 pub use game::{Game, GameStatus};
 pub use moves::{Move, MoveList};
-pub use notation::MoveError;
+pub use notation::{FenError, MoveError};
 pub use position::{Piece, Position};
 pub use rules::{CaptureRemoval, Color, Rules, Variant};
 pub use square::Square;

@@ -12,7 +12,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use tama_engine::{Color, Move, Piece, Position, Rules, Square};
+use tama_engine::notation::{hub, shorten};
+use tama_engine::{Color, Move, MoveError, Position, Rules};
+
+/// The runner's fake engine (tests/fixtures) writes Hub moves by this name.
+pub use tama_engine::notation::hub::move_text as hub_move;
 
 /// Longest line kept from an engine; the rest of a longer line is dropped.
 const MAX_LINE: usize = 64 * 1024;
@@ -366,8 +370,8 @@ impl Engine {
                 for (name, value) in &command.options {
                     self.send(&format!(
                         "set-param name={} value={}",
-                        hub_quote(name),
-                        hub_quote(value)
+                        hub::quote_value(name),
+                        hub::quote_value(value)
                     ))?;
                 }
                 self.send("init")?;
@@ -500,9 +504,9 @@ impl Engine {
                 self.send(&uci_go(limits))?;
             }
             Proto::Hub => {
-                let mut line = format!("pos pos={}", hub_position(start));
+                let mut line = format!("pos pos={}", hub::encode_position(start));
                 if !moves.is_empty() {
-                    let texts: Vec<String> = moves.iter().map(hub_move).collect();
+                    let texts: Vec<String> = moves.iter().map(hub::move_text).collect();
                     line.push_str(&format!(" moves=\"{}\"", texts.join(" ")));
                 }
                 self.send(&line)?;
@@ -564,10 +568,7 @@ impl Engine {
             )));
         }
         match self.proto {
-            Proto::Uci => pos.parse_move(text).map_err(|e| match e {
-                tama_engine::MoveError::Malformed(m) => Fault::Garbage(m),
-                other => Fault::Illegal(other.to_string()),
-            }),
+            Proto::Uci => pos.parse_move(text).map_err(move_fault),
             Proto::Hub => hub_parse_move(pos, text),
         }
     }
@@ -662,25 +663,17 @@ pub fn parse_bestmove(proto: Proto, line: &str) -> Option<String> {
     let mut t = line.split_whitespace();
     match (proto, t.next()) {
         (Proto::Uci, Some("bestmove")) => Some(t.next().unwrap_or("").to_string()),
-        (Proto::Hub, Some("done")) => {
-            let args = hub_args(line);
-            Some(
-                args.iter()
-                    .find(|(k, _)| k == "move")
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or_default(),
-            )
-        }
+        (Proto::Hub, Some("done")) => Some(match hub::tokenize(line) {
+            Ok(l) => l
+                .args
+                .into_iter()
+                .find(|(k, _)| k == "move")
+                .and_then(|(_, v)| v)
+                .unwrap_or_default(),
+            // Not a Hub line: the whole answer is the garbage to report.
+            Err(_) => line.trim().to_string(),
+        }),
         _ => None,
-    }
-}
-
-fn shorten(text: &str) -> String {
-    let t: String = text.chars().take(60).collect();
-    if t.len() < text.len() {
-        format!("{t}...")
-    } else {
-        t
     }
 }
 
@@ -763,140 +756,31 @@ pub fn hub_level(limits: &GoLimits, side: Color) -> Option<String> {
     }
 }
 
-/// Splits a Hub line into (name, value) pairs; the command itself comes
-/// first with an empty value. Quotes group a value; nothing here can fail.
+/// A Hub line as (name, value) pairs: the command itself first with an
+/// empty value, then each argument (a bare flag with an empty value). A
+/// line that is not Hub (see `notation::hub::tokenize`) gives no pairs.
 pub fn hub_args(line: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let chars: Vec<char> = line.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        while i < chars.len() && chars[i].is_whitespace() {
-            i += 1;
-        }
-        if i >= chars.len() {
-            break;
-        }
-        let mut name = String::new();
-        while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '=' {
-            name.push(chars[i]);
-            i += 1;
-        }
-        let mut value = String::new();
-        if i < chars.len() && chars[i] == '=' {
-            i += 1;
-            if i < chars.len() && chars[i] == '"' {
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    value.push(chars[i]);
-                    i += 1;
-                }
-                i += 1;
-            } else {
-                while i < chars.len() && !chars[i].is_whitespace() {
-                    value.push(chars[i]);
-                    i += 1;
-                }
-            }
-        }
-        out.push((name, value));
-    }
-    out
+    let Ok(l) = hub::tokenize(line) else {
+        return Vec::new();
+    };
+    std::iter::once((l.command, String::new()))
+        .chain(l.args.into_iter().map(|(k, v)| (k, v.unwrap_or_default())))
+        .collect()
 }
 
-fn hub_quote(v: &str) -> String {
-    if v.is_empty() || v.contains(|c: char| c.is_whitespace() || c == '=' || c == '"') {
-        format!("\"{}\"", v.replace('"', ""))
-    } else {
-        v.to_string()
+/// Reads an engine's move: the rules decide, and a refusal becomes the
+/// engine's fault (text that is no move: garbage; a move that is not
+/// legal here, or not only one: illegal).
+fn move_fault(e: MoveError) -> Fault {
+    match e {
+        MoveError::Malformed(m) => Fault::Garbage(m),
+        other => Fault::Illegal(other.to_string()),
     }
 }
 
-/// Hub square number: a1 = 1, b1 = 2, ..., h8 = 64.
-pub fn hub_square(sq: Square) -> u32 {
-    sq.index() as u32 + 1
-}
-
-/// The 65-character Hub position: side to move, then a8..h8, a7..h7, ..., a1..h1.
-pub fn hub_position(pos: &Position) -> String {
-    let mut s = String::with_capacity(65);
-    s.push(match pos.side_to_move() {
-        Color::White => 'W',
-        Color::Black => 'B',
-    });
-    for rank in (0..8).rev() {
-        for file in 0..8 {
-            let c = Square::from_coords(file, rank)
-                .and_then(|sq| pos.piece_at(sq))
-                .map_or('e', |p: Piece| match (p.color, p.king) {
-                    (Color::White, false) => 'w',
-                    (Color::White, true) => 'W',
-                    (Color::Black, false) => 'b',
-                    (Color::Black, true) => 'B',
-                });
-            s.push(c);
-        }
-    }
-    s
-}
-
-/// Hub move text: `from-to`, or `fromxto` then `x` and each captured square,
-/// ascending (pydraughts' and Scan's canonical form).
-pub fn hub_move(mv: &Move) -> String {
-    if !mv.is_capture() {
-        return format!("{}-{}", hub_square(mv.from), hub_square(mv.to));
-    }
-    let mut s = format!("{}x{}", hub_square(mv.from), hub_square(mv.to));
-    let mut caps: Vec<u32> = Square::all()
-        .filter(|sq| mv.captures.contains(*sq))
-        .map(hub_square)
-        .collect();
-    caps.sort_unstable();
-    for c in caps {
-        s.push_str(&format!("x{c}"));
-    }
-    s
-}
-
-/// Reads Hub move text against the legal moves of `pos`: from, to and the
-/// set of captured squares (in any order) must match one legal move.
+/// Reads Hub move text against the legal moves of `pos`.
 pub fn hub_parse_move(pos: &Position, text: &str) -> Result<Move, Fault> {
-    let parts: Vec<&str> = text.split(['-', 'x']).collect();
-    let mut squares = Vec::new();
-    for p in &parts {
-        let n: u32 = p
-            .parse()
-            .map_err(|_| Fault::Garbage(format!("malformed hub move {:?}", shorten(text))))?;
-        let sq = n
-            .checked_sub(1)
-            .and_then(|i| u8::try_from(i).ok())
-            .and_then(Square::new)
-            .ok_or_else(|| Fault::Garbage(format!("no square {n} in {:?}", shorten(text))))?;
-        squares.push(sq);
-    }
-    if squares.len() < 2 {
-        return Err(Fault::Garbage(format!(
-            "malformed hub move {:?}",
-            shorten(text)
-        )));
-    }
-    let (from, to) = (squares[0], squares[1]);
-    let caps = &squares[2..];
-    let found: Vec<Move> = tama_engine::movegen::legal_moves(pos)
-        .into_iter()
-        .filter(|m| {
-            m.from == from
-                && m.to == to
-                && m.capture_count() as usize == caps.len()
-                && caps.iter().all(|c| m.captures.contains(*c))
-        })
-        .collect();
-    match found.first() {
-        Some(m) => Ok(*m),
-        None => Err(Fault::Illegal(format!(
-            "{} is not legal here",
-            shorten(text)
-        ))),
-    }
+    hub::parse_move(pos, text).map_err(move_fault)
 }
 
 #[cfg(test)]
@@ -904,30 +788,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hub_start_position_string_matches_pydraughts() {
-        // From the pydraughts notes (docs of HubEngine, turkish start position).
-        let pos = Position::startpos(Rules::TURKISH);
-        assert_eq!(
-            hub_position(&pos),
-            "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee"
-        );
-    }
-
-    #[test]
-    fn hub_moves_round_trip_with_notes_examples() {
-        // `B:WKa1,d3,d5,c6,d7,h2:Bd8,a7,Kh8` (pydraughts custom start): black's
-        // only move is d8 x d7, d5, d3 -> d2 = `60x12x20x36x52`.
+    fn engine_moves_are_read_as_faults() {
+        // Black's only move in this pydraughts position: 60x12x20x36x52
+        // (d8 takes d7, d5, d3); the captured squares may come in any order.
         let pos = Position::from_fen("B:WKa1,d3,d5,c6,d7,h2:Bd8,a7,Kh8", Rules::TURKISH).unwrap();
-        assert_eq!(
-            hub_position(&pos),
-            "BeeebeeeBbeeweeeeeeweeeeeeeeweeeeeeeeeeeeeeeweeeeeeeeeeewWeeeeeee"
-        );
         let mv = hub_parse_move(&pos, "60x12x52x36x20").unwrap();
-        assert_eq!(hub_move(&mv), "60x12x20x36x52");
         assert_eq!(pos.move_text(&mv), "d8xd6xd4xd2");
         let quiet = Position::startpos(Rules::TURKISH);
-        let mv = hub_parse_move(&quiet, "19-27").unwrap();
-        assert_eq!(quiet.move_text(&mv), "c3-c4");
+        assert_eq!(
+            quiet.move_text(&hub_parse_move(&quiet, "19-27").unwrap()),
+            "c3-c4"
+        );
+        // Well-formed but not legal: the engine played an illegal move;
+        // not a move at all: garbage.
         assert!(matches!(
             hub_parse_move(&quiet, "19-35"),
             Err(Fault::Illegal(_))
@@ -940,6 +813,8 @@ mod tests {
             hub_parse_move(&quiet, "99-1"),
             Err(Fault::Garbage(_))
         ));
+        let e = hub_parse_move(&quiet, "19-35").unwrap_err().reason();
+        assert!(e.starts_with("illegal move \"19-35\""), "{e}");
     }
 
     #[test]
@@ -949,9 +824,10 @@ mod tests {
         assert_eq!(a[2], ("score".into(), "-0.25".into()));
         assert_eq!(a[3], ("pv".into(), "19-27 41-33".into()));
         assert_eq!(a[4], ("flag".into(), "".into()));
-        // Unbalanced quotes and stray '=' do not panic.
-        let _ = hub_args("x=\"abc");
-        let _ = hub_args("= = =\"");
+        // A line that is not Hub (unbalanced quotes, stray '=') has no
+        // arguments to read.
+        assert!(hub_args("done move=\"19-27").is_empty());
+        assert!(hub_args("= = =\"").is_empty());
     }
 
     #[test]
@@ -987,6 +863,12 @@ mod tests {
             Some("19-27")
         );
         assert_eq!(parse_bestmove(Proto::Hub, "done").as_deref(), Some(""));
+        let broken = parse_bestmove(Proto::Hub, "done move=\"19-27").unwrap();
+        let start = Position::startpos(Rules::TURKISH);
+        assert!(matches!(
+            hub_parse_move(&start, &broken),
+            Err(Fault::Garbage(_))
+        ));
         assert_eq!(parse_bestmove(Proto::Hub, "info depth=1"), None);
     }
 

@@ -6,11 +6,11 @@
 
 use crate::options::{definitions, Kind};
 use crate::session::{checked_line, Reporter, Session};
-use crate::text::quote_short;
 use crate::Flow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tama_engine::movegen::legal_moves;
+use tama_engine::notation::quote_short;
 use tama_engine::perft::divide;
 use tama_engine::search::{
     bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH,

@@ -3,6 +3,7 @@
 //! Side to move, then each side's pieces (K marks a king). Either list may be
 //! empty. Parsing never panics; every rejection says what was wrong.
 
+use super::shorten;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::{Color, Rules};
@@ -46,7 +47,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     let Some(side) = parse_color(side_field) else {
         return err(format!(
             "side to move must be W or B, found {:?}",
-            truncate(side_field)
+            shorten(side_field)
         ));
     };
 
@@ -59,7 +60,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
         let Some(color) = chars.next().and_then(|c| parse_color(&c.to_string())) else {
             return err(format!(
                 "each piece list must start with W or B, found {:?}",
-                truncate(field)
+                shorten(field)
             ));
         };
         if std::mem::replace(&mut seen_list[color as usize], true) {
@@ -81,7 +82,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
             let Some(sq) = Square::parse(name) else {
                 return err(format!(
                     "unknown square {:?} in the {} piece list (squares are a1..h8)",
-                    truncate(name),
+                    shorten(name),
                     color.name()
                 ));
             };
@@ -112,18 +113,6 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     Ok(Position::from_parts(
         pieces[0], pieces[1], kings, side, rules,
     ))
-}
-
-/// Keeps error messages one line long whatever the input.
-fn truncate(s: &str) -> String {
-    const LIMIT: usize = 40;
-    if s.chars().count() <= LIMIT {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(LIMIT).collect();
-        t.push_str("...");
-        t
-    }
 }
 
 pub fn to_fen(pos: &Position) -> String {

@@ -1,5 +1,7 @@
-//! The engine's bitboard generator against the naive one (tests/common/naive.rs)
-//! for every combination of the rule options: thousands of random positions
+//! docs/rules.md §2 (moves without capture), §3 (captures) and §4 (the
+//! options): the engine's bitboard generator against the naive one
+//! (tests/common/naive.rs, written from those sections alone) for every
+//! combination of the rule options: thousands of random positions
 //! (many kings, both sides to move), positions from random games, and perft
 //! from the start position.
 //!
@@ -306,7 +308,7 @@ fn king_position_perft_agrees_for_every_rule_set() {
 
 /// The deep cross-check behind tests/perft/startpos.txt: depths 1..=6 take
 /// about a minute, `TAMA_NAIVE_DEPTH=7` about twenty:
-/// `cargo test --release --test naive_generator -- --ignored --nocapture`
+/// `cargo test --release -p tama-engine --test rules_moves_and_captures_naive -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn start_perft_agrees_deep() {

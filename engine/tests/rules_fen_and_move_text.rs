@@ -1,4 +1,5 @@
-//! FEN and move text never panic, whatever the input; what parses prints back.
+//! docs/rules.md §5, decision 9 (FEN) and the move text of the notation:
+//! reading never panics, whatever the input; what parses prints back.
 
 mod common;
 

@@ -52,6 +52,15 @@ pub struct EngineCommand {
     pub options: Vec<(String, String)>,
 }
 
+impl EngineCommand {
+    /// Whether the user sets option `name` (any case) on the command line.
+    fn sets(&self, name: &str) -> bool {
+        self.options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    }
+}
+
 /// Why an engine lost its game without losing it on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -289,115 +298,114 @@ impl Engine {
         abort: &AtomicBool,
     ) -> Result<(), Fault> {
         match self.proto {
-            Proto::Uci => {
-                self.send("uci")?;
-                let deadline = Instant::now() + self.timeouts.handshake;
-                loop {
-                    match self.wait_line(deadline, abort) {
-                        Wait::Line(l) if l.trim() == "uciok" => break,
-                        Wait::Line(l) => {
-                            let mut t = l.split_whitespace();
-                            if t.next() == Some("option") && t.next() == Some("name") {
-                                let name: Vec<&str> = t.take_while(|w| *w != "type").collect();
-                                self.announced.push(name.join(" ").to_ascii_lowercase());
-                            }
-                        }
-                        other => return Err(self.wait_fault(other, "uciok")),
-                    }
-                }
-                let rule_options = [
-                    ("Variant", rules.variant.to_string()),
-                    ("CaptureRemoval", rules.capture_removal.to_string()),
-                    (
-                        "MidCapturePromotion",
-                        rules.mid_capture_promotion.to_string(),
-                    ),
-                ];
-                for (name, value) in rule_options {
-                    let user_sets = command
-                        .options
-                        .iter()
-                        .any(|(n, _)| n.eq_ignore_ascii_case(name));
-                    if !user_sets && self.announced.contains(&name.to_ascii_lowercase()) {
-                        self.send(&format!("setoption name {name} value {value}"))?;
-                    }
-                }
-                for (name, value) in &command.options {
-                    self.send(&format!("setoption name {name} value {value}"))?;
-                }
-                self.sync(abort)
-            }
-            Proto::Hub => {
-                self.send("hub")?;
-                let deadline = Instant::now() + self.timeouts.handshake;
-                loop {
-                    match self.wait_line(deadline, abort) {
-                        Wait::Line(l) if l.trim() == "wait" => break,
-                        Wait::Line(l) => {
-                            let args = hub_args(&l);
-                            if args.first().map(|a| a.0.as_str()) == Some("param") {
-                                if let Some((_, n)) = args.iter().find(|(k, _)| k == "name") {
-                                    self.announced.push(n.to_ascii_lowercase());
-                                }
-                            }
-                        }
-                        other => return Err(self.wait_fault(other, "wait")),
-                    }
-                }
-                let user_sets = |n: &str| {
-                    command
-                        .options
-                        .iter()
-                        .any(|(k, _)| k.eq_ignore_ascii_case(n))
-                };
-                // The variant always (as pydraughts does); the two rule options
-                // when the engine announces them (Tama's Hub names).
-                let rule_params = [
-                    ("variant", rules.variant.to_string(), true),
-                    ("capture-removal", rules.capture_removal.to_string(), false),
-                    (
-                        "mid-capture-promotion",
-                        rules.mid_capture_promotion.to_string(),
-                        false,
-                    ),
-                ];
-                for (name, value, always) in rule_params {
-                    let announced = self.announced.iter().any(|a| a == name);
-                    if !user_sets(name) && (always || announced) {
-                        self.send(&format!("set-param name={name} value={value}"))?;
-                    }
-                }
-                for (name, value) in &command.options {
-                    self.send(&format!(
-                        "set-param name={} value={}",
-                        hub::quote_value(name),
-                        hub::quote_value(value)
-                    ))?;
-                }
-                self.send("init")?;
-                let deadline = Instant::now() + self.timeouts.handshake;
-                loop {
-                    match self.wait_line(deadline, abort) {
-                        Wait::Line(l) if l.trim() == "ready" => return Ok(()),
-                        Wait::Line(_) => {}
-                        other => return Err(self.wait_fault(other, "ready")),
-                    }
-                }
+            Proto::Uci => self.handshake_uci(command, rules, abort),
+            Proto::Hub => self.handshake_hub(command, rules, abort),
+        }
+    }
+
+    /// Waits for the line `expected` within the handshake timeout, giving
+    /// every other line to `other`.
+    fn await_line(
+        &mut self,
+        expected: &str,
+        abort: &AtomicBool,
+        mut other: impl FnMut(&mut Self, &str),
+    ) -> Result<(), Fault> {
+        let deadline = Instant::now() + self.timeouts.handshake;
+        loop {
+            match self.wait_line(deadline, abort) {
+                Wait::Line(l) if l.trim() == expected => return Ok(()),
+                Wait::Line(l) => other(self, &l),
+                w => return Err(self.wait_fault(w, expected)),
             }
         }
+    }
+
+    /// `uci` ... `uciok` (noting the options announced), the rule options
+    /// the engine knows, the user's options, then `isready`.
+    fn handshake_uci(
+        &mut self,
+        command: &EngineCommand,
+        rules: Rules,
+        abort: &AtomicBool,
+    ) -> Result<(), Fault> {
+        self.send("uci")?;
+        self.await_line("uciok", abort, |e, l| {
+            let mut t = l.split_whitespace();
+            if t.next() == Some("option") && t.next() == Some("name") {
+                let name: Vec<&str> = t.take_while(|w| *w != "type").collect();
+                e.announced.push(name.join(" ").to_ascii_lowercase());
+            }
+        })?;
+        let rule_options = [
+            ("Variant", rules.variant.to_string()),
+            ("CaptureRemoval", rules.capture_removal.to_string()),
+            (
+                "MidCapturePromotion",
+                rules.mid_capture_promotion.to_string(),
+            ),
+        ];
+        for (name, value) in rule_options {
+            if !command.sets(name) && self.announced.contains(&name.to_ascii_lowercase()) {
+                self.send(&format!("setoption name {name} value {value}"))?;
+            }
+        }
+        for (name, value) in &command.options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.sync(abort)
+    }
+
+    /// `hub` ... `wait` (noting the parameters announced), the variant and
+    /// the rule parameters the engine knows, the user's, then `init` ...
+    /// `ready`.
+    fn handshake_hub(
+        &mut self,
+        command: &EngineCommand,
+        rules: Rules,
+        abort: &AtomicBool,
+    ) -> Result<(), Fault> {
+        self.send("hub")?;
+        self.await_line("wait", abort, |e, l| {
+            let args = hub_args(l);
+            if args.first().map(|a| a.0.as_str()) == Some("param") {
+                if let Some((_, n)) = args.iter().find(|(k, _)| k == "name") {
+                    e.announced.push(n.to_ascii_lowercase());
+                }
+            }
+        })?;
+        // The variant always (as pydraughts does); the two rule options
+        // when the engine announces them (Tama's Hub names).
+        let rule_params = [
+            ("variant", rules.variant.to_string(), true),
+            ("capture-removal", rules.capture_removal.to_string(), false),
+            (
+                "mid-capture-promotion",
+                rules.mid_capture_promotion.to_string(),
+                false,
+            ),
+        ];
+        for (name, value, always) in rule_params {
+            let announced = self.announced.iter().any(|a| a == name);
+            if !command.sets(name) && (always || announced) {
+                self.send(&format!("set-param name={name} value={value}"))?;
+            }
+        }
+        for (name, value) in &command.options {
+            self.send(&format!(
+                "set-param name={} value={}",
+                hub::quote_value(name),
+                hub::quote_value(value)
+            ))?;
+        }
+        self.send("init")?;
+        self.await_line("ready", abort, |_, _| {})
     }
 
     /// UCI `isready` / `readyok`.
     fn sync(&mut self, abort: &AtomicBool) -> Result<(), Fault> {
         self.send("isready")?;
-        let deadline = Instant::now() + self.timeouts.handshake;
-        loop {
-            match self.wait_line(deadline, abort) {
-                Wait::Line(l) if l.trim() == "readyok" => return Ok(()),
-                Wait::Line(_) => {}
-                other => return Err(self.wait_fault(other, "readyok")),
-            }
-        }
+        self.await_line("readyok", abort, |_, _| {})
     }
 
     /// Tells the engine a new game starts.
@@ -488,6 +496,19 @@ impl Engine {
         for m in moves {
             current = current.play(m);
         }
+        self.send_go(start, moves, current.side_to_move(), limits)?;
+        self.await_move(&current, deadline, abort)
+    }
+
+    /// The position (the start and the moves since) and the search limits,
+    /// in the engine's dialect.
+    fn send_go(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        side: Color,
+        limits: &GoLimits,
+    ) -> Result<(), Fault> {
         match self.proto {
             Proto::Uci => {
                 let mut line = format!("position fen {}", start.fen());
@@ -501,7 +522,7 @@ impl Engine {
                     }
                 }
                 self.send(&line)?;
-                self.send(&uci_go(limits))?;
+                self.send(&uci_go(limits))
             }
             Proto::Hub => {
                 let mut line = format!("pos pos={}", hub::encode_position(start));
@@ -510,12 +531,23 @@ impl Engine {
                     line.push_str(&format!(" moves=\"{}\"", texts.join(" ")));
                 }
                 self.send(&line)?;
-                if let Some(level) = hub_level(limits, current.side_to_move()) {
+                if let Some(level) = hub_level(limits, side) {
                     self.send(&level)?;
                 }
-                self.send("go think")?;
+                self.send("go think")
             }
         }
+    }
+
+    /// Reads the search's output until its move (legal in `current`),
+    /// noting the last score; sends `stop` at `deadline`, and gives up
+    /// after the stop grace.
+    fn await_move(
+        &mut self,
+        current: &Position,
+        deadline: Duration,
+        abort: &AtomicBool,
+    ) -> Result<Reply, Fault> {
         let sent = Instant::now();
         let mut score = None;
         let mut stop_deadline = sent + deadline;
@@ -528,7 +560,7 @@ impl Engine {
                     }
                     if let Some(text) = parse_bestmove(self.proto, &l) {
                         let elapsed = sent.elapsed();
-                        let mv = self.decode_move(&current, &text)?;
+                        let mv = self.decode_move(current, &text)?;
                         return Ok(Reply {
                             mv,
                             text,

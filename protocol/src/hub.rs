@@ -8,7 +8,7 @@ use crate::session::{checked_line, Reporter, Session};
 use crate::Flow;
 use std::sync::Arc;
 use std::time::Duration;
-use tama_engine::notation::hub::{decode_position, move_text, parse_move, tokenize};
+use tama_engine::notation::hub::{decode_position, move_text, parse_move, tokenize, Line};
 use tama_engine::notation::quote_short;
 use tama_engine::search::{Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH};
 use tama_engine::{Color, Game, Position, Rules};
@@ -79,23 +79,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
             return Err(format!("{cmd}: unknown argument {}", quote_short(k)));
         }
     }
-    let get = |k: &str| -> Option<&Option<String>> {
-        line.args.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v)
-    };
-    let value = |k: &str| -> Result<Option<&str>, String> {
-        match get(k) {
-            None => Ok(None),
-            Some(Some(v)) => Ok(Some(v.as_str())),
-            Some(None) => Err(format!("{cmd}: {k} needs a value ({k}=...)")),
-        }
-    };
-    let flag = |k: &str| -> Result<bool, String> {
-        match get(k) {
-            None => Ok(false),
-            Some(None) => Ok(true),
-            Some(Some(_)) => Err(format!("{cmd}: {k} takes no value")),
-        }
-    };
+    let args = Args(&line);
     Ok(match cmd {
         "hub" => Command::Hub,
         "init" => Command::Init,
@@ -105,94 +89,147 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "stop" => Command::Stop,
         "quit" => Command::Quit,
         "set-param" => Command::SetParam {
-            name: value("name")?
+            name: args
+                .value("name")?
                 .ok_or("set-param needs name=<param>")?
                 .to_string(),
-            value: value("value")?.map(str::to_string),
+            value: args.value("value")?.map(str::to_string),
         },
-        "pos" => {
-            let start = flag("start")?;
-            let pos = value("pos")?.map(str::to_string);
-            if start && pos.is_some() {
-                return Err("pos: give start or pos=..., not both".into());
-            }
-            if let Some(p) = &pos {
-                decode_position(p, Rules::default())?;
-            }
-            let moves = value("moves")?
-                .map(|m| m.split_whitespace().map(str::to_string).collect())
-                .unwrap_or_default();
-            Command::Pos { pos, moves }
-        }
-        "level" => {
-            let int = |k: &str| -> Result<Option<u64>, String> {
-                value(k)?
-                    .map(|v| {
-                        v.parse::<u64>()
-                            .ok()
-                            .or_else(|| {
-                                v.parse::<f64>()
-                                    .ok()
-                                    .filter(|f| f.is_finite() && *f >= 0.0)
-                                    .map(|f| f.min(1e18) as u64)
-                            })
-                            .ok_or_else(|| {
-                                format!("level: {k} needs a whole number, got {}", quote_short(v))
-                            })
-                    })
-                    .transpose()
-            };
-            let secs = |k: &str| -> Result<Option<f64>, String> {
-                value(k)?
-                    .map(|v| {
-                        v.parse::<f64>()
-                            .ok()
-                            .filter(|f| !f.is_nan())
-                            .ok_or_else(|| {
-                                format!(
-                                    "level: {k} needs a number of seconds, got {}",
-                                    quote_short(v)
-                                )
-                            })
-                    })
-                    .transpose()
-            };
-            let level = Level {
-                depth: int("depth")?.map(|d| d.min(u32::MAX as u64) as u32),
-                nodes: int("nodes")?,
-                move_time: secs("move-time")?,
-                moves: int("moves")?.map(|d| d.min(u32::MAX as u64) as u32),
-                time: secs("time")?,
-                inc: secs("inc")?,
-                infinite: flag("infinite")?,
-            };
-            flag("ponder")?;
-            if level.depth == Some(0) {
-                return Err("level: depth must be at least 1".into());
-            }
-            Command::Level(level)
-        }
-        "go" => {
-            let modes: Vec<GoMode> = [
-                ("think", GoMode::Think),
-                ("ponder", GoMode::Ponder),
-                ("analyze", GoMode::Analyze),
-            ]
-            .into_iter()
-            .filter(|(k, _)| get(k).is_some())
-            .map(|(_, m)| m)
-            .collect();
-            for k in ["think", "ponder", "analyze"] {
-                flag(k)?;
-            }
-            match modes.as_slice() {
-                [m] => Command::Go(*m),
-                [] => Command::Go(GoMode::Think),
-                _ => return Err("go: give one of think, ponder, analyze".into()),
-            }
-        }
+        "pos" => parse_pos(&args)?,
+        "level" => Command::Level(parse_level(&args)?),
+        "go" => Command::Go(parse_go(&args)?),
         _ => unreachable!("checked above"),
     })
+}
+
+/// The arguments of one command line, read by name (the last one given
+/// counts), each kind with its own error message.
+struct Args<'a>(&'a Line);
+
+impl Args<'_> {
+    fn get(&self, k: &str) -> Option<&Option<String>> {
+        self.0
+            .args
+            .iter()
+            .rev()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v)
+    }
+
+    /// `k=value`, if given.
+    fn value(&self, k: &str) -> Result<Option<&str>, String> {
+        match self.get(k) {
+            None => Ok(None),
+            Some(Some(v)) => Ok(Some(v.as_str())),
+            Some(None) => Err(format!("{}: {k} needs a value ({k}=...)", self.0.command)),
+        }
+    }
+
+    /// A bare flag `k`: whether it is there.
+    fn flag(&self, k: &str) -> Result<bool, String> {
+        match self.get(k) {
+            None => Ok(false),
+            Some(None) => Ok(true),
+            Some(Some(_)) => Err(format!("{}: {k} takes no value", self.0.command)),
+        }
+    }
+
+    /// `k=N`, a whole number (a fraction is cut; a huge one saturates).
+    fn whole(&self, k: &str) -> Result<Option<u64>, String> {
+        self.value(k)?
+            .map(|v| {
+                v.parse::<u64>()
+                    .ok()
+                    .or_else(|| {
+                        v.parse::<f64>()
+                            .ok()
+                            .filter(|f| f.is_finite() && *f >= 0.0)
+                            .map(|f| f.min(1e18) as u64)
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "{}: {k} needs a whole number, got {}",
+                            self.0.command,
+                            quote_short(v)
+                        )
+                    })
+            })
+            .transpose()
+    }
+
+    /// `k=S`, seconds.
+    fn seconds(&self, k: &str) -> Result<Option<f64>, String> {
+        self.value(k)?
+            .map(|v| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|f| !f.is_nan())
+                    .ok_or_else(|| {
+                        format!(
+                            "{}: {k} needs a number of seconds, got {}",
+                            self.0.command,
+                            quote_short(v)
+                        )
+                    })
+            })
+            .transpose()
+    }
+}
+
+/// `pos [start | pos=<position>] [moves="<m1> <m2> ..."]`.
+fn parse_pos(args: &Args) -> Result<Command, String> {
+    let start = args.flag("start")?;
+    let pos = args.value("pos")?.map(str::to_string);
+    if start && pos.is_some() {
+        return Err("pos: give start or pos=..., not both".into());
+    }
+    if let Some(p) = &pos {
+        decode_position(p, Rules::default())?;
+    }
+    let moves = args
+        .value("moves")?
+        .map(|m| m.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    Ok(Command::Pos { pos, moves })
+}
+
+/// `level [depth=N] [nodes=N] [move-time=S] [moves=N time=S inc=S] [infinite]`.
+fn parse_level(args: &Args) -> Result<Level, String> {
+    let saturate = |n: u64| n.min(u32::MAX as u64) as u32;
+    let level = Level {
+        depth: args.whole("depth")?.map(saturate),
+        nodes: args.whole("nodes")?,
+        move_time: args.seconds("move-time")?,
+        moves: args.whole("moves")?.map(saturate),
+        time: args.seconds("time")?,
+        inc: args.seconds("inc")?,
+        infinite: args.flag("infinite")?,
+    };
+    // `ponder` is accepted and means nothing here (`go ponder` does).
+    args.flag("ponder")?;
+    if level.depth == Some(0) {
+        return Err("level: depth must be at least 1".into());
+    }
+    Ok(level)
+}
+
+/// `go [think | ponder | analyze]` (think when none is given).
+fn parse_go(args: &Args) -> Result<GoMode, String> {
+    let mut modes = Vec::new();
+    for (k, mode) in [
+        ("think", GoMode::Think),
+        ("ponder", GoMode::Ponder),
+        ("analyze", GoMode::Analyze),
+    ] {
+        if args.flag(k)? {
+            modes.push(mode);
+        }
+    }
+    match modes.as_slice() {
+        [m] => Ok(*m),
+        [] => Ok(GoMode::Think),
+        _ => Err("go: give one of think, ponder, analyze".into()),
+    }
 }
 
 /// Builds the game a `pos` command describes.
@@ -442,6 +479,30 @@ mod tests {
         blocked
     }
 
+    /// A position as the vectors write it: the side to move, then
+    /// `square=piece` for every occupied square (sorted).
+    fn board_of(p: &Position) -> Vec<String> {
+        let mut found: Vec<String> = Square::all()
+            .filter_map(|sq| p.piece_at(sq).map(|pc| (sq, pc)))
+            .map(|(sq, pc)| {
+                let c = match (pc.color, pc.king) {
+                    (Color::White, false) => "w",
+                    (Color::White, true) => "W",
+                    (Color::Black, false) => "b",
+                    (Color::Black, true) => "B",
+                };
+                format!("{sq}={c}")
+            })
+            .collect();
+        found.sort();
+        let side = if p.side_to_move() == Color::White {
+            "W"
+        } else {
+            "B"
+        };
+        std::iter::once(side.to_string()).chain(found).collect()
+    }
+
     #[test]
     fn pydraughts_test_vectors() {
         // /work/notes/hub_experiments/test_vectors.json, when present: every
@@ -489,31 +550,9 @@ mod tests {
                 continue;
             }
             let p = g.position();
-            let mut board = parts[3].split_whitespace();
-            let side = board.next().unwrap();
-            assert_eq!(side == "W", p.side_to_move() == Color::White, "{line}");
-            let expected: Vec<(String, String)> = board
-                .map(|e| {
-                    let (sq, c) = e.split_once('=').unwrap();
-                    (sq.to_string(), c.to_string())
-                })
-                .collect();
-            let mut found = Vec::new();
-            for sq in Square::all() {
-                if let Some(pc) = p.piece_at(sq) {
-                    let c = match (pc.color, pc.king) {
-                        (Color::White, false) => "w",
-                        (Color::White, true) => "W",
-                        (Color::Black, false) => "b",
-                        (Color::Black, true) => "B",
-                    };
-                    found.push((sq.to_string(), c.to_string()));
-                }
-            }
-            found.sort();
-            let mut expected = expected;
-            expected.sort();
-            assert_eq!(found, expected, "{line}");
+            let mut expected: Vec<String> = parts[3].split_whitespace().map(String::from).collect();
+            expected[1..].sort();
+            assert_eq!(board_of(p), expected, "{line}");
             let mut ours: Vec<String> = legal_moves(p).iter().map(move_text).collect();
             let mut theirs: Vec<String> = legal.split_whitespace().map(String::from).collect();
             ours.sort();

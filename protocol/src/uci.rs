@@ -375,36 +375,70 @@ pub fn handle(session: &mut Session, line: &str) -> Flow {
     }
 }
 
+/// `uci`: the engine's name, its options, `uciok`.
+fn introduce(s: &Session) {
+    s.out
+        .line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
+    s.out.line("id author The Tama developers");
+    for d in definitions() {
+        let line = match d.kind {
+            Kind::Spin { default, min, max } => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                d.uci
+            ),
+            Kind::Check { default } => {
+                format!("option name {} type check default {default}", d.uci)
+            }
+            Kind::Combo { default, values } => {
+                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                format!(
+                    "option name {} type combo default {default} {}",
+                    d.uci,
+                    vars.join(" ")
+                )
+            }
+            Kind::Button => format!("option name {} type button", d.uci),
+        };
+        s.out.line(&line);
+    }
+    s.out.line("uciok");
+}
+
+/// `go perft N`: the leaves below each move, then their sum.
+fn perft(s: &Session, depth: u32) {
+    let pos = *s.game.position();
+    let started = Instant::now();
+    let mut total = 0u64;
+    for (m, n) in divide(&pos, depth, false) {
+        s.out.line(&format!("{}: {n}", pos.move_text(&m)));
+        total += n;
+    }
+    if depth == 0 {
+        total = 1;
+    }
+    s.out.line(&format!("Nodes searched: {total}"));
+    if s.debug {
+        s.out.line(&format!(
+            "info string perft time {} ms",
+            started.elapsed().as_millis()
+        ));
+    }
+}
+
+/// `bench [DEPTH]`: the search's signature, as `tama bench` prints it.
+fn run_bench(s: &Session, depth: Option<u32>) {
+    let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+    for l in &report.lines {
+        s.out.line(l);
+    }
+    s.out
+        .line(&format!("{} nodes {} nps", report.nodes, report.nps));
+}
+
 fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
     match cmd {
         Command::Empty | Command::Register => {}
-        Command::Uci => {
-            s.out
-                .line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
-            s.out.line("id author The Tama developers");
-            for d in definitions() {
-                let line = match d.kind {
-                    Kind::Spin { default, min, max } => format!(
-                        "option name {} type spin default {default} min {min} max {max}",
-                        d.uci
-                    ),
-                    Kind::Check { default } => {
-                        format!("option name {} type check default {default}", d.uci)
-                    }
-                    Kind::Combo { default, values } => {
-                        let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-                        format!(
-                            "option name {} type combo default {default} {}",
-                            d.uci,
-                            vars.join(" ")
-                        )
-                    }
-                    Kind::Button => format!("option name {} type button", d.uci),
-                };
-                s.out.line(&line);
-            }
-            s.out.line("uciok");
-        }
+        Command::Uci => introduce(s),
         Command::Debug(on) => s.debug = on,
         Command::IsReady => {
             s.prepare();
@@ -422,25 +456,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
             let limits = limits_of(&s.game, &args)?;
             s.start_search(limits, Arc::new(UciReporter));
         }
-        Command::Perft(depth) => {
-            let pos = *s.game.position();
-            let started = Instant::now();
-            let mut total = 0u64;
-            for (m, n) in divide(&pos, depth, false) {
-                s.out.line(&format!("{}: {n}", pos.move_text(&m)));
-                total += n;
-            }
-            if depth == 0 {
-                total = 1;
-            }
-            s.out.line(&format!("Nodes searched: {total}"));
-            if s.debug {
-                s.out.line(&format!(
-                    "info string perft time {} ms",
-                    started.elapsed().as_millis()
-                ));
-            }
-        }
+        Command::Perft(depth) => perft(s, depth),
         Command::Stop => s.stop(),
         Command::PonderHit => s.ponder_hit(),
         Command::Quit => return Ok(Flow::Quit),
@@ -449,14 +465,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
             let pos = s.game.position();
             s.out.line(&eval::breakdown(pos).to_string());
         }
-        Command::Bench(depth) => {
-            let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
-            for l in &report.lines {
-                s.out.line(l);
-            }
-            s.out
-                .line(&format!("{} nodes {} nps", report.nodes, report.nps));
-        }
+        Command::Bench(depth) => run_bench(s, depth),
     }
     Ok(Flow::Continue)
 }

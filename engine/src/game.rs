@@ -7,8 +7,11 @@ use crate::notation::MoveError;
 use crate::position::Position;
 use crate::rules::Color;
 
+/// Whether the game goes on, and how it ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GameStatus {
+    /// The side to move has a legal move, and the current position has not
+    /// occurred three times.
     Ongoing,
     /// The side to move has no legal move: the other side has won.
     Won(Color),
@@ -16,6 +19,8 @@ pub enum GameStatus {
     DrawByRepetition,
 }
 
+/// A game: where it started, the moves since and the positions that may still
+/// repeat.
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
@@ -28,6 +33,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game from `start`, no move played.
     pub fn new(start: Position) -> Game {
         Game {
             start,
@@ -37,14 +43,17 @@ impl Game {
         }
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The current position.
     pub fn position(&self) -> &Position {
         &self.current
     }
 
+    /// The moves played since the start, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -78,6 +87,8 @@ impl Game {
         self.reversible_keys.iter().filter(|&&k| k == key).count()
     }
 
+    /// Won (no legal move for the side to move), drawn by threefold repetition,
+    /// or going on.
     pub fn status(&self) -> GameStatus {
         if movegen::count(&self.current) == 0 {
             GameStatus::Won(self.current.side_to_move().opponent())

@@ -9,6 +9,7 @@ use crate::rules::{Color, Rules};
 use crate::square::Square;
 use crate::zobrist;
 
+/// A position: the pieces, the side to move, the rules and the hash key.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     /// Pieces (men and kings) of each colour, indexed by `Color`.
@@ -23,7 +24,9 @@ pub struct Position {
 /// What stands on a square.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Piece {
+    /// Whose piece it is.
     pub color: Color,
+    /// A king (otherwise a man).
     pub king: bool,
 }
 
@@ -56,11 +59,13 @@ impl Position {
         pos
     }
 
+    /// Whose turn it is.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The rules the game is played under (part of the key).
     #[inline(always)]
     pub fn rules(&self) -> Rules {
         self.rules
@@ -71,41 +76,49 @@ impl Position {
         Position::from_parts(self.pieces[0], self.pieces[1], self.kings, self.side, rules)
     }
 
+    /// The Zobrist hash of pieces, side to move and rules (kept incrementally).
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
     }
 
+    /// All pieces of `color`, men and kings.
     #[inline(always)]
     pub fn pieces(&self, color: Color) -> Bitboard {
         self.pieces[color as usize]
     }
 
+    /// The men of `color`.
     #[inline(always)]
     pub fn men(&self, color: Color) -> Bitboard {
         self.pieces[color as usize] & !self.kings
     }
 
+    /// The kings of `color`.
     #[inline(always)]
     pub fn kings(&self, color: Color) -> Bitboard {
         self.pieces[color as usize] & self.kings
     }
 
+    /// The kings of both colours.
     #[inline(always)]
     pub fn all_kings(&self) -> Bitboard {
         self.kings
     }
 
+    /// Every square with a piece on it.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.pieces[0] | self.pieces[1]
     }
 
+    /// Every free square.
     #[inline(always)]
     pub fn empty(&self) -> Bitboard {
         !self.occupied()
     }
 
+    /// What stands on `sq`, if anything.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let color = if self.pieces[0].contains(sq) {
             Color::White

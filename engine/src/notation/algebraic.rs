@@ -22,7 +22,9 @@ pub enum MoveError {
     /// Several legal moves match; the candidates in full (algebraic)
     /// route form.
     Ambiguous {
+        /// The text as given.
         text: String,
+        /// The matching moves, each as its full route.
         candidates: Vec<String>,
     },
 }

@@ -13,6 +13,7 @@ use std::fmt;
 /// The number of pieces a side starts with; no legal game can have more.
 pub const MAX_PIECES_PER_SIDE: u32 = 16;
 
+/// Why a FEN was refused (one line; shown after "bad FEN: ").
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FenError(pub String);
 
@@ -36,6 +37,7 @@ fn parse_color(text: &str) -> Option<Color> {
     }
 }
 
+/// Reads a FEN (see the module comment) into a position under `rules`.
 pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     let text = text.trim();
     let text = text.strip_suffix('.').unwrap_or(text);
@@ -115,6 +117,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     ))
 }
 
+/// Writes `pos` as a FEN: side, White's pieces, Black's, each ascending.
 pub fn to_fen(pos: &Position) -> String {
     let mut out = String::with_capacity(100);
     out.push(match pos.side_to_move() {
@@ -137,10 +140,12 @@ pub fn to_fen(pos: &Position) -> String {
 }
 
 impl Position {
+    /// The position a FEN describes (`fen::parse`).
     pub fn from_fen(text: &str, rules: Rules) -> Result<Position, FenError> {
         parse(text, rules)
     }
 
+    /// The position as a FEN (`fen::to_fen`).
     pub fn fen(&self) -> String {
         to_fen(self)
     }

@@ -58,29 +58,44 @@ use tt::TranspositionTable;
 pub use tuning::Tuning;
 use worker::{Shared, Worker, WorkerResult};
 
+/// What the search reports after an iteration (or an aspiration failure), for
+/// the protocol to format.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
+    /// The iteration's depth in plies.
     pub depth: u32,
+    /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
     /// 1-based line number (MultiPV).
     pub multipv: u32,
+    /// The line's score, from the side to move's view.
     pub score: Score,
+    /// Exact, or the bound an aspiration failure gives.
     pub bound: Bound,
+    /// Nodes searched so far, all threads.
     pub nodes: u64,
+    /// Nodes per second so far.
     pub nps: u64,
     /// Per mille of the transposition table in use.
     pub hashfull: u32,
+    /// Time since the search started.
     pub time: Duration,
+    /// The principal variation, from the root.
     pub pv: Vec<Move>,
 }
 
+/// What a finished search answers.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOutcome {
     /// `None` only when the side to move has no legal move.
     pub best_move: Option<Move>,
+    /// The expected reply to `best_move`, to ponder on.
     pub ponder_move: Option<Move>,
+    /// The best move's score (`None` when no iteration completed).
     pub score: Option<Score>,
+    /// The deepest completed iteration.
     pub depth: u32,
+    /// Nodes searched, all threads.
     pub nodes: u64,
     /// Nodes searched by each thread, the main thread first (for
     /// measuring Lazy SMP: with a core per thread, the time to a depth
@@ -88,9 +103,12 @@ pub struct SearchOutcome {
     pub thread_nodes: Vec<u64>,
 }
 
+/// The protocol's options that shape a search (set between searches).
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// Search threads (Lazy SMP); 1 to 1024.
     pub threads: usize,
+    /// How many best lines to report (MultiPV).
     pub multipv: usize,
     /// Kept back from the clock for the time the move takes to reach the GUI.
     pub move_overhead: Duration,
@@ -118,14 +136,17 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
+    /// Neither stopped nor pondering.
     pub fn new() -> SearchControl {
         SearchControl::default()
     }
 
+    /// Ends the running search (it answers within milliseconds).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Release);
     }
 
+    /// Whether `stop` was called since the last `reset`.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Acquire)
     }
@@ -136,6 +157,7 @@ impl SearchControl {
         self.pondering.store(false, Ordering::Release);
     }
 
+    /// Whether the search is still on the opponent's time.
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Acquire)
     }
@@ -150,6 +172,8 @@ impl SearchControl {
 /// Stack of each search thread: the tree keeps a move list (8 KB) per ply.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
+/// The search as the protocol holds it: the table, the options, the weights and
+/// the switches, kept from one search to the next.
 pub struct Searcher {
     options: SearchOptions,
     tt: TranspositionTable,
@@ -158,9 +182,13 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// The table size a new engine starts with.
     pub const DEFAULT_HASH_MB: usize = TranspositionTable::DEFAULT_MB;
+    /// The largest table the `Hash` option allows.
     pub const MAX_HASH_MB: usize = TranspositionTable::MAX_MB;
 
+    /// A searcher with a cleared table of `hash_mb` megabytes and default
+    /// options.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             options: SearchOptions::default(),
@@ -170,10 +198,12 @@ impl Searcher {
         }
     }
 
+    /// The options the next search uses.
     pub fn options(&self) -> &SearchOptions {
         &self.options
     }
 
+    /// Changes the options of the next search.
     pub fn options_mut(&mut self) -> &mut SearchOptions {
         &mut self.options
     }
@@ -183,6 +213,7 @@ impl Searcher {
         &self.weights
     }
 
+    /// Replaces the evaluation weights.
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
     }
@@ -192,6 +223,7 @@ impl Searcher {
         &self.tuning
     }
 
+    /// Changes the selective-search switches.
     pub fn tuning_mut(&mut self) -> &mut Tuning {
         &mut self.tuning
     }
@@ -209,6 +241,7 @@ impl Searcher {
         }
     }
 
+    /// The table's actual size in megabytes.
     pub fn hash_mb(&self) -> usize {
         self.tt.size_mb()
     }
@@ -219,6 +252,7 @@ impl Searcher {
         self.tt.clear();
     }
 
+    /// Per mille of the table written by the last search.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
     }

@@ -37,6 +37,7 @@ pub struct PackedMove(u32);
 impl PackedMove {
     const NONE: PackedMove = PackedMove(0);
 
+    /// The packed form of `mv`.
     pub fn pack(mv: &Move) -> PackedMove {
         let fp = capture_fingerprint(mv.captures) as u32;
         PackedMove(
@@ -48,6 +49,7 @@ impl PackedMove {
         )
     }
 
+    /// Whether no move is stored.
     pub fn is_none(self) -> bool {
         self.0 & (1 << 13) == 0
     }
@@ -59,10 +61,12 @@ impl PackedMove {
         !self.is_none() && PackedMove::pack(mv) == self
     }
 
+    /// The stored move's start square.
     pub fn from_square(self) -> Square {
         Square::new((self.0 & 63) as u8).expect("6 bits")
     }
 
+    /// The stored move's end square.
     pub fn to_square(self) -> Square {
         Square::new((self.0 >> 6 & 63) as u8).expect("6 bits")
     }
@@ -80,9 +84,13 @@ fn capture_fingerprint(c: Bitboard) -> u16 {
 /// One probe result, score already corrected to the probing ply.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
+    /// The best (or refuting) move found, if any.
     pub mv: PackedMove,
+    /// The stored score (mate scores relative to the probing ply).
     pub score: i32,
+    /// The depth it was searched to.
     pub depth: i32,
+    /// What the score says about the true value.
     pub bound: Bound,
 }
 
@@ -118,6 +126,8 @@ struct Bucket {
 
 const ENTRIES: usize = 4;
 
+/// The table (see the module comment): buckets of four entries, and the
+/// generation of the current search.
 pub struct TranspositionTable {
     buckets: Buckets,
     generation: AtomicU8,
@@ -184,8 +194,11 @@ impl Drop for Buckets {
 }
 
 impl TranspositionTable {
+    /// Smallest size in megabytes.
     pub const MIN_MB: usize = 1;
+    /// Largest size in megabytes.
     pub const MAX_MB: usize = 65536;
+    /// Size when the user asks for none.
     pub const DEFAULT_MB: usize = 64;
 
     /// A cleared table of `mb` megabytes (clamped to 1 ..= 65536). When the
@@ -209,6 +222,7 @@ impl TranspositionTable {
         }
     }
 
+    /// The size actually obtained, in megabytes.
     pub fn size_mb(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
@@ -218,6 +232,7 @@ impl TranspositionTable {
         self.buckets.len() * ENTRIES
     }
 
+    /// Forgets every entry.
     pub fn clear(&mut self) {
         for b in self.buckets.iter_mut() {
             for w in b.words.iter_mut() {

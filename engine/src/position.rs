@@ -30,6 +30,19 @@ pub struct Piece {
     pub king: bool,
 }
 
+impl Piece {
+    /// The piece as a letter, as board diagrams and the Hub notation write
+    /// it: `w`/`b` for men, `W`/`B` for kings.
+    pub fn letter(self) -> char {
+        match (self.color, self.king) {
+            (Color::White, false) => 'w',
+            (Color::White, true) => 'W',
+            (Color::Black, false) => 'b',
+            (Color::Black, true) => 'B',
+        }
+    }
+}
+
 impl Position {
     /// The initial position: White men on ranks 2 and 3, Black on 6 and 7, White to move.
     pub fn startpos(rules: Rules) -> Position {

@@ -484,15 +484,7 @@ mod tests {
     fn board_of(p: &Position) -> Vec<String> {
         let mut found: Vec<String> = Square::all()
             .filter_map(|sq| p.piece_at(sq).map(|pc| (sq, pc)))
-            .map(|(sq, pc)| {
-                let c = match (pc.color, pc.king) {
-                    (Color::White, false) => "w",
-                    (Color::White, true) => "W",
-                    (Color::Black, false) => "b",
-                    (Color::Black, true) => "B",
-                };
-                format!("{sq}={c}")
-            })
+            .map(|(sq, pc)| format!("{sq}={}", pc.letter()))
             .collect();
         found.sort();
         let side = if p.side_to_move() == Color::White {

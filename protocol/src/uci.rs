@@ -15,7 +15,7 @@ use tama_engine::perft::divide;
 use tama_engine::search::{
     bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH,
 };
-use tama_engine::{eval, Color, Game, GameStatus, Position, Square};
+use tama_engine::{eval, Color, Game, GameStatus, Piece, Position, Square};
 
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -478,15 +478,7 @@ pub fn display(game: &Game) -> String {
         s.push_str(&format!(" {} |", rank + 1));
         for file in 0..8u8 {
             let sq = Square::from_coords(file, rank).expect("on the board");
-            let c = match pos.piece_at(sq) {
-                None => '.',
-                Some(p) => match (p.color, p.king) {
-                    (Color::White, false) => 'w',
-                    (Color::White, true) => 'W',
-                    (Color::Black, false) => 'b',
-                    (Color::Black, true) => 'B',
-                },
-            };
+            let c = pos.piece_at(sq).map_or('.', Piece::letter);
             s.push(' ');
             s.push(c);
         }

@@ -108,19 +108,6 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     }
 }
 
-/// The character of a square in a Hub position.
-fn piece_char(piece: Option<Piece>) -> char {
-    match piece {
-        None => 'e',
-        Some(p) => match (p.color, p.king) {
-            (Color::White, false) => 'w',
-            (Color::White, true) => 'W',
-            (Color::Black, false) => 'b',
-            (Color::Black, true) => 'B',
-        },
-    }
-}
-
 /// The square of the `k`-th square character (0-based) of a Hub position:
 /// a8 first, h1 last.
 fn square_of_char(k: usize) -> Square {
@@ -135,7 +122,7 @@ pub fn encode_position(pos: &Position) -> String {
         Color::Black => 'B',
     });
     for k in 0..64 {
-        s.push(piece_char(pos.piece_at(square_of_char(k))));
+        s.push(pos.piece_at(square_of_char(k)).map_or('e', Piece::letter));
     }
     s
 }

@@ -33,7 +33,7 @@ usage:
 
 pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
-        Some("match") => tama_protocol::tournament::main(&args[1..]),
+        Some("match") => tama::tournament::main(&args[1..]),
         None => tama_protocol::run_stdio(None, Tuning::default()),
         Some(first @ ("uci" | "hub" | "--set")) => {
             let (dialect, rest) = match first {

@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use tama::tournament::json::Json;
+use tama::tournament::pdn::{read_pdn, PdnGame};
 use tama_engine::{Game, GameStatus, Rules};
-use tama_protocol::tournament::json::Json;
-use tama_protocol::tournament::pdn::{read_pdn, PdnGame};
 
 const TAMA: &str = env!("CARGO_BIN_EXE_tama");
 const FAKE: &str = env!("CARGO_BIN_EXE_tama-fake-engine");

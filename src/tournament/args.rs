@@ -3,12 +3,12 @@
 
 use super::clock::TimeControl;
 use super::stats::Sprt;
-use crate::client::EngineCommand;
-#[cfg(test)]
-use crate::client::Proto;
 use std::path::PathBuf;
 use std::time::Duration;
 use tama_engine::Rules;
+use tama_protocol::client::EngineCommand;
+#[cfg(test)]
+use tama_protocol::client::Proto;
 
 pub const USAGE: &str = "\
 usage: tama match -engine cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [proto=uci|hub]

@@ -10,9 +10,9 @@ use super::args::{Adjudication, Config, EngineSpec};
 use super::clock::{go_limits, Clock, Spent};
 use super::openings::Opening;
 use super::pdn::Outcome;
-use crate::client::{Engine, Fault, Timeouts};
 use std::sync::atomic::AtomicBool;
 use tama_engine::{Color, Game, GameStatus, Move, Position};
+use tama_protocol::client::{Engine, Fault, Timeouts};
 
 /// How a game ended, before it is dressed as a record.
 #[derive(Clone, Debug)]

@@ -1,12 +1,11 @@
 //! The command line of `tama match`, in the style of cutechess-cli and
 //! fastchess: `-flag value...` and `key=value` groups.
 
-use super::clock::TimeControl;
-use super::stats::Sprt;
+use super::adjudication::{DrawAdjudication, ResignAdjudication};
+use super::config::{Config, EngineSpec, Order, Tournament};
+use super::sprt::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
-use tama_engine::Rules;
-use tama_protocol::client::EngineCommand;
 #[cfg(test)]
 use tama_protocol::client::Proto;
 
@@ -26,114 +25,6 @@ usage: tama match -engine cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR] [proto=uci
                   [-pdnout FILE] [-results FILE.json] [-quiet]
        tama match --merge A.json B.json... [-results OUT.json] [-sprt ...]
        tama match --dump-openings [-variant ...] [-openings ...] [-seed N]";
-
-#[derive(Clone, Debug, Default)]
-pub struct EngineSpec {
-    pub command: EngineCommand,
-    pub tc: TimeControl,
-    /// Per-engine time margin (overrides `-timemargin`).
-    pub timemargin: Option<Duration>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Tournament {
-    #[default]
-    RoundRobin,
-    Gauntlet,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Order {
-    #[default]
-    Sequential,
-    Random,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct OpeningsSpec {
-    /// None: the built-in set.
-    pub file: Option<PathBuf>,
-    pub format: String,
-    pub order: Order,
-    /// 1-based index of the first opening used.
-    pub start: usize,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DrawAdjudication {
-    /// Not before this full-move number.
-    pub movenumber: u32,
-    /// For this many consecutive moves of each side.
-    pub movecount: u32,
-    /// |score| at most this (centi-men).
-    pub score: i32,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ResignAdjudication {
-    pub movecount: u32,
-    pub score: i32,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Adjudication {
-    /// Draw after this many moves of each side with no capture and no man move.
-    pub noprogress: Option<u32>,
-    pub draw: Option<DrawAdjudication>,
-    pub resign: Option<ResignAdjudication>,
-    /// Draw when the game reaches this many moves of each side.
-    pub maxmoves: Option<u32>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub engines: Vec<EngineSpec>,
-    pub tournament: Tournament,
-    pub rounds: u32,
-    pub games: u32,
-    pub repeat: bool,
-    pub concurrency: usize,
-    pub openings: OpeningsSpec,
-    pub seed: u64,
-    pub rules: Rules,
-    pub adjudication: Adjudication,
-    pub timemargin: Duration,
-    pub hang_timeout: Duration,
-    pub sprt: Option<Sprt>,
-    pub event: String,
-    pub pdnout: Option<PathBuf>,
-    pub results: Option<PathBuf>,
-    pub quiet: bool,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            engines: Vec::new(),
-            tournament: Tournament::RoundRobin,
-            rounds: 1,
-            games: 1,
-            repeat: false,
-            concurrency: 1,
-            openings: OpeningsSpec {
-                file: None,
-                format: "fen".into(),
-                order: Order::Sequential,
-                start: 1,
-            },
-            seed: 0,
-            rules: Rules::default(),
-            adjudication: Adjudication::default(),
-            timemargin: Duration::from_millis(100),
-            hang_timeout: Duration::from_secs(60),
-            sprt: None,
-            event: "Tama match".into(),
-            pdnout: None,
-            results: None,
-            quiet: false,
-        }
-    }
-}
 
 /// What the command line asks for.
 #[derive(Debug)]

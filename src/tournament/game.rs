@@ -6,11 +6,13 @@
 //! clocks; the game ends on the board (no legal move, threefold repetition),
 //! by adjudication, or by a fault of one engine, and says which.
 
-use super::args::{Adjudication, Config, EngineSpec};
+use super::adjudication::Adjudicator;
 use super::clock::{go_limits, Clock, Spent};
+use super::config::{Config, EngineSpec};
 use super::openings::Opening;
 use super::pdn::Outcome;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 use tama_engine::{Color, Game, GameStatus, Move, Position};
 use tama_protocol::client::{Engine, Fault, Timeouts};
 
@@ -23,81 +25,19 @@ pub struct Played {
     pub moves: Vec<Move>,
 }
 
-/// Adjudication state over the plies played so far.
-struct Adjudicator {
-    rules: Adjudication,
-    /// Plies since the last capture or man move.
-    quiet_plies: u32,
-    /// Reported scores, White's view, one per ply (None: no score).
-    scores: Vec<Option<i32>>,
-}
-
-impl Adjudicator {
-    fn record(&mut self, pos: &Position, mv: &Move, score_white: Option<i32>) {
-        let man = pos.piece_at(mv.from).is_some_and(|p| !p.king);
-        if mv.is_capture() || man {
-            self.quiet_plies = 0;
-        } else {
-            self.quiet_plies += 1;
-        }
-        self.scores.push(score_white);
-    }
-
-    /// A verdict, if the game is to be adjudicated now (`plies` played, the
-    /// full-move number of the next move).
-    fn verdict(&self, plies: usize, fullmove: u32) -> Option<(Outcome, String)> {
-        if let Some(n) = self.rules.noprogress {
-            if n > 0 && self.quiet_plies >= 2 * n {
-                return Some((
-                    Outcome::Draw,
-                    format!("adjudication: {n} moves without capture or man move"),
-                ));
-            }
-        }
-        if let Some(r) = self.rules.resign {
-            let k = 2 * r.movecount as usize;
-            if self.scores.len() >= k {
-                let last = &self.scores[self.scores.len() - k..];
-                if last.iter().all(|s| s.is_some_and(|v| v >= r.score)) {
-                    return Some((
-                        Outcome::WhiteWins,
-                        "adjudication: black resigns (both scores agree)".into(),
-                    ));
-                }
-                if last.iter().all(|s| s.is_some_and(|v| v <= -r.score)) {
-                    return Some((
-                        Outcome::BlackWins,
-                        "adjudication: white resigns (both scores agree)".into(),
-                    ));
-                }
-            }
-        }
-        if let Some(d) = self.rules.draw {
-            let k = 2 * d.movecount as usize;
-            if fullmove > d.movenumber && k > 0 && self.scores.len() >= k {
-                let last = &self.scores[self.scores.len() - k..];
-                if last.iter().all(|s| s.is_some_and(|v| v.abs() <= d.score)) {
-                    return Some((
-                        Outcome::Draw,
-                        "adjudication: draw (both scores agree)".into(),
-                    ));
-                }
-            }
-        }
-        if let Some(m) = self.rules.maxmoves {
-            if plies >= 2 * m as usize {
-                return Some((
-                    Outcome::Draw,
-                    format!("adjudication: maximum game length ({m} moves)"),
-                ));
-            }
-        }
-        None
-    }
+/// How a game ends: with a result and its reason, or cut short because the
+/// match is being aborted (then it is not counted).
+enum Ending {
+    Over(Outcome, String),
+    Aborted,
 }
 
 fn loss_of(c: Color) -> Outcome {
     Outcome::win_for(c.opponent())
+}
+
+fn aborted(abort: &AtomicBool) -> bool {
+    abort.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Plays one game. `specs` are White's and Black's engines. Returns None
@@ -108,50 +48,66 @@ pub fn play(
     opening: &Opening,
     abort: &AtomicBool,
 ) -> Option<Played> {
-    let start = opening.position;
-    let timeouts = Timeouts::default();
-    let aborted = || abort.load(std::sync::atomic::Ordering::Relaxed);
     let mut engines: Vec<Engine> = Vec::with_capacity(2);
-    let finish = |engines: Vec<Engine>, outcome: Outcome, why: String, moves: Vec<Move>| {
-        for e in engines {
-            e.quit();
-        }
-        Some(Played {
-            outcome,
-            termination: why,
-            start,
-            moves,
-        })
+    let mut game = Game::new(opening.position);
+    let ending = match start_engines(config, specs, abort, &mut engines) {
+        Some(failed) => failed,
+        None => play_moves(config, specs, &mut engines, &mut game, abort),
     };
+    let Ending::Over(outcome, termination) = ending else {
+        return None;
+    };
+    for e in engines {
+        e.quit();
+    }
+    Some(Played {
+        outcome,
+        termination,
+        start: opening.position,
+        moves: game.moves().to_vec(),
+    })
+}
+
+/// Starts White's engine, then Black's, into `engines`; the ending of the
+/// game when one of them fails to start (its side loses).
+fn start_engines(
+    config: &Config,
+    specs: [&EngineSpec; 2],
+    abort: &AtomicBool,
+    engines: &mut Vec<Engine>,
+) -> Option<Ending> {
     for (side, spec) in [Color::White, Color::Black].into_iter().zip(specs) {
-        let started = Engine::start(&spec.command, config.rules, timeouts, abort)
+        let started = Engine::start(&spec.command, config.rules, Timeouts::default(), abort)
             .and_then(|mut e| e.new_game(abort).map(|()| e));
         match started {
             Ok(e) => engines.push(e),
-            Err(_) if aborted() => return None,
-            Err(f) => return finish(engines, loss_of(side), fault_text(side, &f), Vec::new()),
+            Err(_) if aborted(abort) => return Some(Ending::Aborted),
+            Err(f) => return Some(Ending::Over(loss_of(side), fault_text(side, &f))),
         }
     }
-    let mut game = Game::new(start);
+    None
+}
+
+/// Plays moves until the game ends on the board, by adjudication, by a
+/// fault or on time.
+fn play_moves(
+    config: &Config,
+    specs: [&EngineSpec; 2],
+    engines: &mut [Engine],
+    game: &mut Game,
+    abort: &AtomicBool,
+) -> Ending {
+    let start = *game.start();
     let mut clocks = [Clock::new(&specs[0].tc), Clock::new(&specs[1].tc)];
-    let mut adj = Adjudicator {
-        rules: config.adjudication,
-        quiet_plies: 0,
-        scores: Vec::new(),
-    };
+    let mut adj = Adjudicator::new(config.adjudication);
     loop {
         match game.status() {
             GameStatus::Won(c) => {
                 let why = format!("{} has no legal move", c.opponent().name());
-                return finish(engines, Outcome::win_for(c), why, game.moves().to_vec());
+                return Ending::Over(Outcome::win_for(c), why);
             }
             GameStatus::DrawByRepetition => {
-                return finish(
-                    engines,
-                    Outcome::Draw,
-                    "threefold repetition".into(),
-                    game.moves().to_vec(),
-                )
+                return Ending::Over(Outcome::Draw, "threefold repetition".into())
             }
             GameStatus::Ongoing => {}
         }
@@ -159,7 +115,7 @@ pub fn play(
         let plies = game.moves().len();
         let fullmove = 1 + (plies as u32 + u32::from(start.side_to_move() == Color::Black)) / 2;
         if let Some((outcome, why)) = adj.verdict(plies, fullmove) {
-            return finish(engines, outcome, why, game.moves().to_vec());
+            return Ending::Over(outcome, why);
         }
         let side = pos.side_to_move();
         let s = side as usize;
@@ -167,135 +123,52 @@ pub fn play(
         let limits = go_limits(&clocks, s);
         let allowance = clocks[s].allowance(margin, config.hang_timeout);
         let reply = engines[s].go(&start, game.moves(), &limits, allowance, abort);
-        if aborted() {
-            return None;
+        if aborted(abort) {
+            return Ending::Aborted;
         }
-        match reply {
-            Err(f) => {
-                let why = fault_text(side, &f);
-                return finish(engines, loss_of(side), why, game.moves().to_vec());
-            }
-            Ok(r) => {
-                let left = clocks[s].left;
-                if clocks[s].spend(r.elapsed, margin) == Spent::Forfeit {
-                    let why = match (left, specs[s].tc.movetime) {
-                        (Some(l), _) => format!(
-                            "{} loses on time: the move took {:.3} s with {:.3} s left",
-                            side.name(),
-                            r.elapsed.as_secs_f64(),
-                            l.as_secs_f64()
-                        ),
-                        (None, Some(mt)) => format!(
-                            "{} loses on time: the move took {:.3} s of {:.3} s",
-                            side.name(),
-                            r.elapsed.as_secs_f64(),
-                            mt.as_secs_f64()
-                        ),
-                        (None, None) => format!("{} loses on time", side.name()),
-                    };
-                    return finish(engines, loss_of(side), why, game.moves().to_vec());
-                }
-                let white_view = r.score.map(|sc| {
-                    let cp = sc.as_cp();
-                    if side == Color::White {
-                        cp
-                    } else {
-                        -cp
-                    }
-                });
-                adj.record(&pos, &r.mv, white_view);
-                game.play(r.mv);
-            }
+        let r = match reply {
+            Ok(r) => r,
+            Err(f) => return Ending::Over(loss_of(side), fault_text(side, &f)),
+        };
+        let left = clocks[s].left;
+        if clocks[s].spend(r.elapsed, margin) == Spent::Forfeit {
+            let why = time_loss_text(side, r.elapsed, left, specs[s].tc.movetime);
+            return Ending::Over(loss_of(side), why);
         }
+        let white_view = r.score.map(|sc| match side {
+            Color::White => sc.as_cp(),
+            Color::Black => -sc.as_cp(),
+        });
+        adj.record(&pos, &r.mv, white_view);
+        game.play(r.mv);
+    }
+}
+
+/// Why a move was too late: with the time that was `left` on the clock,
+/// or against the fixed time per move.
+fn time_loss_text(
+    side: Color,
+    elapsed: Duration,
+    left: Option<Duration>,
+    movetime: Option<Duration>,
+) -> String {
+    match (left, movetime) {
+        (Some(l), _) => format!(
+            "{} loses on time: the move took {:.3} s with {:.3} s left",
+            side.name(),
+            elapsed.as_secs_f64(),
+            l.as_secs_f64()
+        ),
+        (None, Some(mt)) => format!(
+            "{} loses on time: the move took {:.3} s of {:.3} s",
+            side.name(),
+            elapsed.as_secs_f64(),
+            mt.as_secs_f64()
+        ),
+        (None, None) => format!("{} loses on time", side.name()),
     }
 }
 
 fn fault_text(side: Color, f: &Fault) -> String {
     format!("{} {}", side.name(), f.reason())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::args::{DrawAdjudication, ResignAdjudication};
-    use super::*;
-    use tama_engine::Rules;
-
-    fn adjudicator(rules: Adjudication) -> Adjudicator {
-        Adjudicator {
-            rules,
-            quiet_plies: 0,
-            scores: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn no_progress_counts_king_moves_only() {
-        let pos = Position::from_fen("W:WKa1,c2:BKh8,f7", Rules::default()).unwrap();
-        let mut a = adjudicator(Adjudication {
-            noprogress: Some(2),
-            ..Adjudication::default()
-        });
-        let king = pos.parse_move("a1-a2").unwrap();
-        let man = pos.parse_move("c2-c3").unwrap();
-        for _ in 0..3 {
-            a.record(&pos, &king, None);
-        }
-        assert!(a.verdict(3, 2).is_none());
-        a.record(&pos, &man, None);
-        assert!(a.verdict(4, 3).is_none(), "a man move resets the count");
-        for _ in 0..4 {
-            a.record(&pos, &king, None);
-        }
-        let (o, why) = a.verdict(8, 5).unwrap();
-        assert_eq!(o, Outcome::Draw);
-        assert!(why.contains("without capture"), "{why}");
-    }
-
-    #[test]
-    fn score_adjudication_needs_both_engines_to_agree() {
-        let pos = Position::startpos(Rules::default());
-        let mv = tama_engine::movegen::legal_moves(&pos)[0];
-        let mut a = adjudicator(Adjudication {
-            resign: Some(ResignAdjudication {
-                movecount: 2,
-                score: 500,
-            }),
-            draw: Some(DrawAdjudication {
-                movenumber: 10,
-                movecount: 2,
-                score: 5,
-            }),
-            ..Adjudication::default()
-        });
-        // White says +600, Black (white's view) only +400: no agreement.
-        for s in [600, 400, 600, 400] {
-            a.record(&pos, &mv, Some(s));
-        }
-        assert!(a.verdict(4, 3).is_none());
-        for s in [-600, -700, -550, -900] {
-            a.record(&pos, &mv, Some(s));
-        }
-        let (o, _) = a.verdict(8, 5).unwrap();
-        assert_eq!(o, Outcome::BlackWins);
-        // Near-zero scores: a draw, but only after move 10.
-        let mut d = adjudicator(a.rules);
-        for s in [0, 3, -2, 1] {
-            d.record(&pos, &mv, Some(s));
-        }
-        assert!(d.verdict(4, 3).is_none());
-        assert_eq!(d.verdict(20, 11).unwrap().0, Outcome::Draw);
-        // A missing score breaks the run.
-        d.record(&pos, &mv, None);
-        assert!(d.verdict(21, 11).is_none());
-    }
-
-    #[test]
-    fn max_moves() {
-        let a = adjudicator(Adjudication {
-            maxmoves: Some(3),
-            ..Adjudication::default()
-        });
-        assert!(a.verdict(5, 3).is_none());
-        assert!(a.verdict(6, 4).unwrap().1.contains("maximum game length"));
-    }
 }

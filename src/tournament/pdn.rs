@@ -158,6 +158,25 @@ impl GameRecord {
     }
 }
 
+/// Today's date for the PDN Date tag, `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    // Civil date from the Unix clock (Howard Hinnant's algorithm).
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 /// A game read back from PDN, replayed legally.
 #[derive(Clone, Debug)]
 pub struct PdnGame {
@@ -391,5 +410,20 @@ mod tests {
         assert!(read_pdn("[FEN \"W:Wz9\"]\n*", Rules::default()).is_err());
         assert!(read_pdn("[Event \"x\"\n", Rules::default()).is_err());
         assert_eq!(read_pdn("", Rules::default()).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn date_format() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert_eq!(&d[4..5], ".");
+        assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn outcome_points() {
+        assert_eq!(Outcome::WhiteWins.points(Color::White), 2);
+        assert_eq!(Outcome::WhiteWins.points(Color::Black), 0);
+        assert_eq!(Outcome::Draw.points(Color::Black), 1);
     }
 }

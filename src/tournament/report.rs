@@ -1,8 +1,10 @@
 //! Results: per-pair counts, the final tables, SPRT state, the JSON results
 //! file, and merging several results files.
 
+use super::elo::{fmt_elo, Wdl};
 use super::json::Json;
-use super::stats::{fmt_elo, Penta, Sprt, SprtDecision, Wdl};
+use super::pentanomial::Penta;
+use super::sprt::{Sprt, SprtDecision};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -386,6 +388,28 @@ impl Summary {
     }
 }
 
+/// The termination reason without game-specific numbers, for the counts.
+/// (a fault or a time loss keeps its category: "white engine crashed").
+pub fn generic_reason(t: &str) -> String {
+    const CATEGORIES: [&str; 7] = [
+        "engine failed to start",
+        "engine crashed",
+        "engine hangs",
+        "garbage output",
+        "illegal move",
+        "ambiguous move",
+        "loses on time",
+    ];
+    for side in ["white ", "black "] {
+        if let Some(rest) = t.strip_prefix(side) {
+            if let Some(c) = CATEGORIES.iter().find(|c| rest.starts_with(*c)) {
+                return format!("{side}{c}");
+            }
+        }
+    }
+    t.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,5 +473,25 @@ mod tests {
         let jc = Json::parse(&c.to_json().pretty()).unwrap();
         assert!(m.merge_json(&jc).is_err());
         assert!(m.merge_json(&Json::Null).is_err());
+    }
+
+    #[test]
+    fn generic_reasons() {
+        assert_eq!(
+            generic_reason("white loses on time: the move took 1.2 s with 0.1 s left"),
+            "white loses on time"
+        );
+        assert_eq!(
+            generic_reason("black engine hangs: no move after 3.0 s, even after stop"),
+            "black engine hangs"
+        );
+        assert_eq!(
+            generic_reason("white illegal move a1-h8: no piece on a1"),
+            "white illegal move"
+        );
+        assert_eq!(
+            generic_reason("adjudication: draw (both scores agree)"),
+            "adjudication: draw (both scores agree)"
+        );
     }
 }

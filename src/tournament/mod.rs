@@ -10,7 +10,7 @@
 //! - `pdn`: PDN writer and reader;
 //! - `elo`: Elo, error bar, LOS; `pentanomial`: paired-game counts;
 //!   `sprt`: the sequential probability ratio test;
-//! - `report`: the tables; `json`: the results file and `--merge`;
+//! - `report`: the tables; `results`: the results file and `--merge`;
 //! - `signal`: Ctrl-C.
 
 /// `println!` / `eprintln!` that do not panic when the stream is closed
@@ -34,11 +34,11 @@ pub mod clock;
 pub mod config;
 pub mod elo;
 pub mod game;
-pub mod json;
 pub mod openings;
 pub mod pdn;
 pub mod pentanomial;
 pub mod report;
+pub mod results;
 mod run;
 pub mod schedule;
 pub mod signal;
@@ -46,40 +46,6 @@ pub mod sprt;
 
 use args::Command;
 use openings::load_openings;
-use report::Summary;
-
-/// `tama match --merge`: adds results files into one table.
-fn merge(
-    files: &[std::path::PathBuf],
-    results: Option<&std::path::Path>,
-    sprt: Option<sprt::Sprt>,
-) -> i32 {
-    let mut summary = Summary {
-        sprt,
-        ..Summary::default()
-    };
-    for f in files {
-        let text = match std::fs::read_to_string(f) {
-            Ok(t) => t,
-            Err(e) => {
-                errln!("error: cannot read {}: {e}", f.display());
-                return 2;
-            }
-        };
-        if let Err(e) = json::Json::parse(&text).and_then(|j| summary.merge_json(&j)) {
-            errln!("error: {}: {e}", f.display());
-            return 2;
-        }
-    }
-    outln!("{}", summary.table());
-    if let Some(path) = results {
-        if let Err(e) = std::fs::write(path, summary.to_json().pretty()) {
-            errln!("error: cannot write {}: {e}", path.display());
-            return 1;
-        }
-    }
-    0
-}
 
 /// Entry point of `tama match ARGS...`; returns the exit status.
 pub fn main(args: &[String]) -> i32 {
@@ -93,7 +59,7 @@ pub fn main(args: &[String]) -> i32 {
             files,
             results,
             sprt,
-        }) => merge(&files, results.as_deref(), sprt),
+        }) => results::merge_command(&files, results.as_deref(), sprt),
         Ok(Command::Help) => {
             outln!("{}", args::USAGE);
             0

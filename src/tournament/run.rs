@@ -7,10 +7,10 @@
 use super::config::{Config, EngineSpec};
 use super::elo::fmt_elo;
 use super::game;
-use super::json::Json;
 use super::openings::{load_openings, Opening};
 use super::pdn::{today, GameRecord};
 use super::report::{generic_reason, Summary};
+use super::results::GameEntry;
 use super::schedule::{pairings, schedule, Job, PairKey};
 use super::signal;
 use super::sprt::SprtDecision;
@@ -319,14 +319,14 @@ impl Results {
             .terminations
             .entry(generic_reason(&record.termination))
             .or_default() += 1;
-        self.summary.games.push(Json::obj(vec![
-            ("round", Json::str(&record.round)),
-            ("white", Json::str(w)),
-            ("black", Json::str(b)),
-            ("result", Json::str(record.outcome.pdn())),
-            ("termination", Json::str(&record.termination)),
-            ("plies", Json::Num(record.moves.len() as f64)),
-        ]));
+        self.summary.games.push(GameEntry {
+            round: record.round.clone(),
+            white: w.clone(),
+            black: b.clone(),
+            result: record.outcome.pdn().to_string(),
+            termination: record.termination.clone(),
+            plies: record.moves.len() as u64,
+        });
     }
 
     /// The stderr line after each game: the game, then the head-to-head
@@ -382,8 +382,8 @@ impl Results {
     fn finish(&self) -> i32 {
         outln!("{}", self.summary.table());
         if let Some(path) = &self.results_path {
-            if let Err(e) = std::fs::write(path, self.summary.to_json().pretty()) {
-                errln!("error: cannot write {}: {e}", path.display());
+            if let Err(e) = self.summary.write_results(path) {
+                errln!("error: {e}");
                 return 1;
             }
         }

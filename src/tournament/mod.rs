@@ -61,7 +61,7 @@ pub fn main(args: &[String]) -> i32 {
             sprt,
         }) => results::merge_command(&files, results.as_deref(), sprt),
         Ok(Command::Help) => {
-            outln!("{}", args::USAGE);
+            outln!("{}", args::help());
             0
         }
         Ok(Command::DumpOpenings(c)) => match load_openings(&c) {

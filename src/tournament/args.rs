@@ -120,10 +120,7 @@ const FLAGS: &[Flag] = &[
         arity: Arity::One,
         args: "N",
         help: "rounds (default 1)",
-        apply: |p, f, v| {
-            p.config.rounds = num(f, &v[0])?;
-            Ok(())
-        },
+        apply: |p, f, v| put(&mut p.config.rounds, num(f, &v[0])),
     },
     Flag {
         names: &["games"],
@@ -148,10 +145,7 @@ const FLAGS: &[Flag] = &[
         arity: Arity::One,
         args: "N",
         help: "games played at once, 1 to 256 (default 1)",
-        apply: |p, f, v| {
-            p.config.concurrency = num(f, &v[0])?;
-            Ok(())
-        },
+        apply: |p, f, v| put(&mut p.config.concurrency, num(f, &v[0])),
     },
     Flag {
         names: &["openings"],
@@ -167,10 +161,7 @@ const FLAGS: &[Flag] = &[
         arity: Arity::One,
         args: "N",
         help: "seed of order=random (default 0)",
-        apply: |p, f, v| {
-            p.config.seed = num(f, &v[0])?;
-            Ok(())
-        },
+        apply: |p, f, v| put(&mut p.config.seed, num(f, &v[0])),
     },
     Flag {
         names: &["event"],
@@ -187,20 +178,14 @@ const FLAGS: &[Flag] = &[
         arity: Arity::One,
         args: "armenian|turkish",
         help: "the rules of every game (default armenian)",
-        apply: |p, _, v| {
-            p.config.rules.variant = v[0].parse()?;
-            Ok(())
-        },
+        apply: |p, _, v| put(&mut p.config.rules.variant, v[0].parse()),
     },
     Flag {
         names: &["capture-removal", "captureremoval"],
         arity: Arity::One,
         args: "immediate|deferred",
         help: "when captured pieces leave the board",
-        apply: |p, _, v| {
-            p.config.rules.capture_removal = v[0].parse()?;
-            Ok(())
-        },
+        apply: |p, _, v| put(&mut p.config.rules.capture_removal, v[0].parse()),
     },
     Flag {
         names: &["mid-capture-promotion", "midcapturepromotion"],
@@ -208,8 +193,10 @@ const FLAGS: &[Flag] = &[
         args: "false|true",
         help: "whether a man crowned during a capture goes on as a king",
         apply: |p, _, v| {
-            p.config.rules.mid_capture_promotion = tama_engine::rules::parse_bool(&v[0])?;
-            Ok(())
+            put(
+                &mut p.config.rules.mid_capture_promotion,
+                tama_engine::rules::parse_bool(&v[0]),
+            )
         },
     },
     Flag {
@@ -234,8 +221,10 @@ const FLAGS: &[Flag] = &[
         args: "N",
         help: "a draw after N moves of each side without capture or man move",
         apply: |p, f, v| {
-            p.config.adjudication.noprogress = Some(num(f, &v[0])?);
-            Ok(())
+            put(
+                &mut p.config.adjudication.noprogress,
+                num(f, &v[0]).map(Some),
+            )
         },
     },
     Flag {
@@ -243,20 +232,14 @@ const FLAGS: &[Flag] = &[
         arity: Arity::One,
         args: "N",
         help: "a draw when the game reaches N moves of each side",
-        apply: |p, f, v| {
-            p.config.adjudication.maxmoves = Some(num(f, &v[0])?);
-            Ok(())
-        },
+        apply: |p, f, v| put(&mut p.config.adjudication.maxmoves, num(f, &v[0]).map(Some)),
     },
     Flag {
         names: &["timemargin"],
         arity: Arity::One,
         args: "MS",
         help: "how late a move may come before it loses on time (default 100)",
-        apply: |p, f, v| {
-            p.config.timemargin = millis(f, &v[0])?;
-            Ok(())
-        },
+        apply: |p, f, v| put(&mut p.config.timemargin, millis(f, &v[0])),
     },
     Flag {
         names: &["hangtimeout"],
@@ -270,10 +253,7 @@ const FLAGS: &[Flag] = &[
         arity: Arity::Group,
         args: "elo0=E0 elo1=E1 alpha=A beta=B | E0 E1 A B",
         help: "stop when the SPRT decides (two engines; defaults 0, 5, 0.05, 0.05)",
-        apply: |p, _, v| {
-            p.config.sprt = Some(sprt(v)?);
-            Ok(())
-        },
+        apply: |p, _, v| put(&mut p.config.sprt, sprt(v).map(Some)),
     },
     Flag {
         names: &["pdnout", "pgnout"],
@@ -380,10 +360,7 @@ const ENGINE_KEYS: &[EngineKey] = &[
         key: "proto",
         value: "uci|hub",
         help: "its protocol (default uci)",
-        apply: |s, _, v| {
-            s.command.proto = v.parse()?;
-            Ok(())
-        },
+        apply: |s, _, v| put(&mut s.command.proto, v.parse()),
     },
     EngineKey {
         key: "option.NAME",
@@ -407,28 +384,19 @@ const ENGINE_KEYS: &[EngineKey] = &[
         key: "depth",
         value: "N",
         help: "a fixed search depth",
-        apply: |s, _, v| {
-            s.tc.depth = Some(num("depth", v)?);
-            Ok(())
-        },
+        apply: |s, _, v| put(&mut s.tc.depth, num("depth", v).map(Some)),
     },
     EngineKey {
         key: "nodes",
         value: "N",
         help: "a fixed number of nodes per move",
-        apply: |s, _, v| {
-            s.tc.nodes = Some(num("nodes", v)?);
-            Ok(())
-        },
+        apply: |s, _, v| put(&mut s.tc.nodes, num("nodes", v).map(Some)),
     },
     EngineKey {
         key: "timemargin",
         value: "MS",
         help: "its own -timemargin",
-        apply: |s, _, v| {
-            s.timemargin = Some(millis("timemargin", v)?);
-            Ok(())
-        },
+        apply: |s, _, v| put(&mut s.timemargin, millis("timemargin", v).map(Some)),
     },
 ];
 
@@ -487,6 +455,12 @@ fn settings(args: &[String]) -> Vec<(String, String)> {
             None => (a.to_string(), String::new()),
         })
         .collect()
+}
+
+/// Stores a value read from the command line, or passes its error on.
+fn put<T>(slot: &mut T, value: Result<T, String>) -> Result<(), String> {
+    *slot = value?;
+    Ok(())
 }
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {

@@ -12,7 +12,6 @@ pub mod hub;
 pub mod options;
 pub mod session;
 pub mod text;
-pub mod tournament;
 pub mod uci;
 
 use session::{Dialect, Out, Session};

@@ -50,6 +50,7 @@ fn handshake_lists_every_option() {
         "option name CaptureRemoval type combo default immediate var immediate var deferred",
         "option name MidCapturePromotion type check default false",
         "option name Baseline type check default false",
+        "option name EvalFile type string default <builtin>",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -140,28 +141,25 @@ fn ambiguous_and_illegal_moves_say_why() {
     let out = e.sync();
     assert!(out[0].contains("legal moves from d3"), "{out:?}");
 
-    // An ambiguous short capture: find a position where two legal captures
-    // share their first and last square (king-heavy random positions).
-    let mut rng = tama_engine::testutil::Rng::new(11);
-    let (amb_fen, short) = (0..100_000)
-        .find_map(|_| {
-            let p = tama_engine::testutil::random_position(&mut rng, Rules::default());
-            let legal = tama_engine::movegen::legal_moves(&p);
-            legal.iter().find_map(|m| {
-                let twins = legal
-                    .iter()
-                    .filter(|o| o.from == m.from && o.to == m.to)
-                    .count();
-                (m.is_capture() && twins > 1).then(|| (p.fen(), format!("{}x{}", m.from, m.to)))
-            })
-        })
-        .expect("an ambiguous capture exists");
+    // An ambiguous short capture. White king a1, black men a2, d5, d7, f2:
+    //
+    //  7  . . . b . . . .     The king takes a2 and may land on a5 or a7,
+    //  5  . . . b . . . .     then turns east to take d5 (landing f5) or
+    //  2  b . . . . b . .     d7 (landing f7), then south to take f2 and
+    //  1  W . . . . . . .     land on f1: two moves of three pieces each,
+    //     a b c d e f g h     both a1 to f1, so "a1xf1" names neither.
+    let amb_fen = "W:WKa1:Ba2,d5,d7,f2";
+    let short = "a1xf1";
     e.send(&format!("position fen {amb_fen}"));
     let before = fen(&mut e);
     e.send(&format!("position fen {amb_fen} moves {short}"));
     let out = e.sync();
     assert_eq!(errors(&out).len(), 1, "{out:?}");
     assert!(out[0].contains("ambiguous"), "{out:?}");
+    assert!(
+        out[0].contains("a1xa5xf5xf1") && out[0].contains("a1xa7xf7xf1"),
+        "{out:?}"
+    );
     assert_eq!(fen(&mut e), before);
 }
 
@@ -645,4 +643,87 @@ fn search_switches_from_the_command_line() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown tuning parameter"), "{err}");
+}
+
+/// The `total` line of `eval`.
+fn eval_total(e: &mut Engine) -> String {
+    e.send("eval");
+    e.until("total (white's view)").pop().unwrap()
+}
+
+/// The score of the last `info` line of a depth-3 search of the start.
+fn search_score(e: &mut Engine) -> String {
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let info = lines.iter().rev().find(|l| l.contains(" score ")).unwrap();
+    info.split(" score ")
+        .nth(1)
+        .unwrap()
+        .split(" nodes")
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn eval_file_loads_a_set_and_a_bad_file_changes_nothing() {
+    use tama_engine::eval::{file, VariantWeights};
+    use tama_engine::Variant;
+    let dir = std::env::temp_dir().join(format!("tama-uci-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The built-in set with a tempo term of 50 centi-men: the start
+    // position (balanced but for the side to move) scores 50.
+    let mut set = VariantWeights::hand_set(Variant::Armenian);
+    let tempo = tama_engine::eval::hand::NAMES
+        .iter()
+        .position(|&n| n == "tempo")
+        .unwrap();
+    set.hand[tempo] = 50 * tama_engine::eval::hand::ONE;
+    let good = dir.join("tempo50.tew");
+    std::fs::write(&good, file::encode(&set)).unwrap();
+    let bytes = file::encode(&set);
+    let damaged = dir.join("damaged.tew");
+    std::fs::write(&damaged, &bytes[..bytes.len() - 1]).unwrap();
+
+    let mut e = uci();
+    let builtin = eval_total(&mut e);
+    let builtin_score = search_score(&mut e);
+    assert!(!builtin.ends_with("side to move 50"), "{builtin}");
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let out = e.sync();
+    assert!(
+        out == [format!(
+            "info string EvalFile: armenian hand weights loaded from {}",
+            good.display()
+        )],
+        "{out:?}"
+    );
+    let loaded = eval_total(&mut e);
+    // The search uses it too (three plies on, the tempo of the side to
+    // move counts against the root side: 50 instead of the built-in 8).
+    e.send("ucinewgame");
+    assert_ne!(
+        search_score(&mut e),
+        builtin_score,
+        "the search ignored EvalFile"
+    );
+    assert!(loaded.ends_with("side to move 50"), "{loaded}");
+    for bad in [
+        damaged.display().to_string(),
+        dir.join("missing.tew").display().to_string(),
+        "Cargo.toml".to_string(),
+    ] {
+        e.send(&format!("setoption name EvalFile value {bad}"));
+        let out = e.sync();
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+        assert_eq!(eval_total(&mut e), loaded, "{bad} changed the weights");
+    }
+    e.send("setoption name EvalFile value <builtin>");
+    assert!(e.sync().is_empty());
+    assert_eq!(eval_total(&mut e), builtin);
+    e.send("ucinewgame");
+    assert_eq!(search_score(&mut e), builtin_score);
+    let _ = std::fs::remove_dir_all(&dir);
 }

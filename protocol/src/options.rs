@@ -25,6 +25,10 @@ pub enum Kind {
         values: &'static [&'static str],
     },
     Button,
+    /// Free text (UCI `string`).
+    Text {
+        default: &'static str,
+    },
 }
 
 /// One option: its UCI name, its Hub name (`None`: not offered in Hub), its kind.
@@ -36,6 +40,8 @@ pub struct OptionDef {
 }
 
 pub const MAX_MULTIPV: i64 = 64;
+/// The `EvalFile` value that means the weights built into the binary.
+pub const BUILTIN_EVAL: &str = "<builtin>";
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
 /// The most search threads allowed: the number of CPUs.
@@ -121,6 +127,13 @@ pub fn definitions() -> Vec<OptionDef> {
             hub: Some("baseline"),
             kind: Kind::Check { default: false },
         },
+        OptionDef {
+            uci: "EvalFile",
+            hub: Some("evalfile"),
+            kind: Kind::Text {
+                default: BUILTIN_EVAL,
+            },
+        },
     ]
 }
 
@@ -148,6 +161,9 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     pub rules: Rules,
     pub baseline: bool,
+    /// The weights file last loaded (its set replaces its variant's), or
+    /// `BUILTIN_EVAL`.
+    pub eval_file: String,
 }
 
 impl Default for Settings {
@@ -160,6 +176,7 @@ impl Default for Settings {
             move_overhead_ms: 30,
             rules: Rules::default(),
             baseline: false,
+            eval_file: BUILTIN_EVAL.to_string(),
         }
     }
 }
@@ -170,6 +187,8 @@ pub enum Effect {
     None,
     ClearHash,
     RulesChanged,
+    /// The session loads `eval_file` (and keeps the old value if it cannot).
+    EvalFileChanged,
 }
 
 impl Settings {
@@ -185,6 +204,7 @@ impl Settings {
             "captureremoval" => self.rules.capture_removal.to_string(),
             "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
             "baseline" => self.baseline.to_string(),
+            "evalfile" => self.eval_file.clone(),
             _ => String::new(),
         }
     }
@@ -195,7 +215,7 @@ impl Settings {
             let names: Vec<&str> = definitions().iter().map(|d| d.uci).collect();
             format!(
                 "unknown option {}; the options are: {}",
-                crate::text::quote_short(name),
+                tama_engine::notation::quote_short(name),
                 names.join(", ")
             )
         })?;
@@ -214,7 +234,7 @@ impl Settings {
                     format!(
                         "option {} needs a whole number from {min} to {max}, got {}",
                         def.uci,
-                        crate::text::quote_short(text)
+                        tama_engine::notation::quote_short(text)
                     )
                 })?;
                 if !(min..=max).contains(&n) {
@@ -256,6 +276,10 @@ impl Settings {
                         .map_err(|e| format!("option {}: {e}", def.uci))?;
                 }
                 Ok(Effect::RulesChanged)
+            }
+            Kind::Text { .. } => {
+                self.eval_file = need()?.to_string();
+                Ok(Effect::EvalFileChanged)
             }
         }
     }

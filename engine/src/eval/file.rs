@@ -8,7 +8,9 @@ use super::pattern::{Layout, PatternParams, PatternTable};
 use super::{Model, VariantWeights};
 use crate::rules::Variant;
 
+/// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"TAMAEVAL";
+/// The format version this build writes and reads.
 pub const FORMAT_VERSION: u16 = 1;
 const HEADER_BYTES: usize = 20;
 const CHECKSUM_BYTES: usize = 4;
@@ -34,6 +36,7 @@ fn model_byte(m: Model) -> u8 {
     }
 }
 
+/// The bytes of a weights file holding `w`.
 pub fn encode(w: &VariantWeights) -> Vec<u8> {
     let params = w.patterns.as_ref().map(|p| p.params());
     let n = params.map_or(0, |p| p.opening.len());
@@ -77,6 +80,7 @@ impl Reader<'_> {
     }
 }
 
+/// The weights in `bytes`, or a one-line reason the file is refused.
 pub fn decode(bytes: &[u8]) -> Result<VariantWeights, String> {
     if bytes.len() < HEADER_BYTES + CHECKSUM_BYTES || &bytes[..8] != MAGIC {
         return Err("not a Tama weights file (no TAMAEVAL header)".into());

@@ -56,6 +56,7 @@ pub const NAMES: [&str; TERMS] = [
 
 /// Which row of the `eval` breakdown each term is shown in.
 pub const GROUP: [usize; TERMS] = [0, 0, 1, 1, 1, 1, 1, 2, 2, 3, 4, 4, 5, 6];
+/// The names of those rows.
 pub const GROUP_NAMES: [&str; 7] = [
     "material",
     "advancement",

@@ -41,6 +41,7 @@ pub enum Model {
 }
 
 impl Model {
+    /// The name `tama train --model` takes.
     pub fn name(self) -> &'static str {
         match self {
             Model::Hand => "hand",
@@ -63,7 +64,9 @@ impl std::str::FromStr for Model {
 /// One variant's weights.
 #[derive(Clone, Debug)]
 pub struct VariantWeights {
+    /// The variant the set is for.
     pub variant: Variant,
+    /// The hand terms' weights, 1/32 centi-men, in the order of `hand::NAMES`.
     pub hand: HandWeights,
     /// `None` for the `hand` model.
     pub patterns: Option<PatternTable>,
@@ -82,6 +85,7 @@ impl VariantWeights {
         }
     }
 
+    /// What the set is made of.
     pub fn model(&self) -> Model {
         match self.patterns {
             None => Model::Hand,
@@ -142,6 +146,7 @@ impl Weights {
         w
     }
 
+    /// The set the search uses for `variant`.
     #[inline(always)]
     pub fn get(&self, variant: Variant) -> &VariantWeights {
         match &self.loaded[variant as usize] {
@@ -208,16 +213,21 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with_mobility(pos, &Weights::DEFAULT).0
 }
 
+/// One row of the `eval` breakdown.
 #[derive(Clone, Debug)]
 pub struct EvalTerm {
+    /// The term (a group of hand terms, or `patterns`).
     pub name: &'static str,
     /// Centi-men, rounded: the rows may not add up to the total exactly.
     pub white: i32,
+    /// Black's part, centi-men.
     pub black: i32,
 }
 
+/// The evaluation term by term (the `eval` command).
 #[derive(Clone, Debug)]
 pub struct EvalBreakdown {
+    /// The rows.
     pub terms: Vec<EvalTerm>,
     /// White's view (positive: White is better).
     pub total_white: i32,
@@ -225,10 +235,12 @@ pub struct EvalBreakdown {
     pub side_to_move: i32,
 }
 
+/// The breakdown with the built-in weights.
 pub fn breakdown(pos: &Position) -> EvalBreakdown {
     breakdown_with(pos, &Weights::DEFAULT)
 }
 
+/// The breakdown with these weights.
 pub fn breakdown_with(pos: &Position, w: &Weights) -> EvalBreakdown {
     let set = w.get(pos.rules().variant);
     let f = hand::features(pos);

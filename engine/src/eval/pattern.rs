@@ -24,7 +24,9 @@
 
 use std::sync::OnceLock;
 
+/// A region's height in ranks.
 pub const REGION_RANKS: usize = 2;
+/// A region's width in files.
 pub const REGION_FILES: usize = 4;
 const REGION_SQUARES: usize = REGION_RANKS * REGION_FILES;
 /// 3^8: every square of a region empty, white man or black man.
@@ -32,6 +34,7 @@ pub const CONFIGS: usize = 3usize.pow(REGION_SQUARES as u32);
 /// Where a region's lower-left corner can stand: ranks 0..=6, files 0..=4.
 const CORNER_RANKS: usize = 8 - REGION_RANKS + 1;
 const CORNER_FILES: usize = 8 - REGION_FILES + 1;
+/// The regions: every placement on the board.
 pub const REGIONS: usize = CORNER_RANKS * CORNER_FILES;
 /// The weight's phase runs from an empty board (0) to a full one.
 pub const PHASES: i64 = 32;
@@ -196,6 +199,7 @@ impl Layout {
         self.params
     }
 
+    /// The parameter (and sign) of a configuration of a region.
     #[inline(always)]
     pub fn slot(&self, region: usize, config: usize) -> Slot {
         self.slots[region * CONFIGS + config]
@@ -206,11 +210,14 @@ impl Layout {
 /// endgame weight.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PatternParams {
+    /// The weights on a full board.
     pub opening: Vec<i16>,
+    /// The weights on an empty board.
     pub endgame: Vec<i16>,
 }
 
 impl PatternParams {
+    /// Every weight 0.
     pub fn zero() -> PatternParams {
         let n = Layout::get().params();
         PatternParams {
@@ -228,6 +235,7 @@ pub struct PatternTable {
 }
 
 impl PatternTable {
+    /// The table these parameters expand to.
     pub fn new(params: PatternParams) -> PatternTable {
         let layout = Layout::get();
         assert_eq!(params.opening.len(), layout.params());
@@ -243,6 +251,7 @@ impl PatternTable {
         PatternTable { params, table }
     }
 
+    /// The parameters it was made from.
     pub fn params(&self) -> &PatternParams {
         &self.params
     }

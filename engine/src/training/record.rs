@@ -13,26 +13,35 @@ use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::{Color, Rules};
 
+/// The first bytes of a training-data file.
 pub const MAGIC: &[u8; 8] = b"TAMADATA";
+/// The format version this build writes and reads.
 pub const FORMAT_VERSION: u16 = 1;
+/// Bytes of the file header.
 pub const HEADER_BYTES: usize = 32;
+/// Bytes of a game's header (positions, result, ending).
 pub const GAME_HEADER_BYTES: usize = 4;
+/// Bytes of one position.
 pub const POSITION_BYTES: usize = 20;
 
 /// How the data was made: the file's header. A file is only ever extended
 /// with games made the same way.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct DataHeader {
+    /// The rules the games were played under.
     pub rules: Rules,
+    /// Fixes the openings and random plies of every game.
     pub seed: u64,
     /// Search budget per move.
     pub nodes: Option<u64>,
+    /// Search depth per move.
     pub depth: Option<u32>,
     /// Random moves played after the opening.
     pub random_plies: u8,
 }
 
 impl DataHeader {
+    /// The header's bytes.
     pub fn encode(&self) -> [u8; HEADER_BYTES] {
         let mut h = [0u8; HEADER_BYTES];
         h[..8].copy_from_slice(MAGIC);
@@ -45,6 +54,7 @@ impl DataHeader {
         h
     }
 
+    /// Reads the header at the start of `bytes`; a one-line reason when it is not one this build reads.
     pub fn decode(bytes: &[u8]) -> Result<DataHeader, String> {
         if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
             return Err("not a Tama training-data file (no TAMADATA header)".into());
@@ -72,15 +82,41 @@ impl DataHeader {
     }
 }
 
+impl std::fmt::Display for DataHeader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.rules;
+        write!(
+            f,
+            "{} (capture removal {}, mid-capture promotion {})",
+            r.variant, r.capture_removal, r.mid_capture_promotion
+        )?;
+        if let Some(n) = self.nodes {
+            write!(f, ", nodes {n}")?;
+        }
+        if let Some(d) = self.depth {
+            write!(f, ", depth {d}")?;
+        }
+        write!(
+            f,
+            ", random plies {}, seed {}",
+            self.random_plies, self.seed
+        )
+    }
+}
+
 /// A game's result, White's view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GameResult {
+    /// Black won.
     BlackWins = 0,
+    /// A draw.
     Draw = 1,
+    /// White won.
     WhiteWins = 2,
 }
 
 impl GameResult {
+    /// A win for `c`.
     pub fn win_for(c: Color) -> GameResult {
         match c {
             Color::White => GameResult::WhiteWins,
@@ -125,15 +161,22 @@ const ENDINGS: [Ending; 5] = [
 /// to move (centi-men) and how many plies into the game it stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Record {
+    /// The position.
     pub position: Position,
+    /// The search's score, side to move's view, centi-men.
     pub score: i16,
+    /// Plies since the start position, at most 255.
     pub ply: u8,
 }
 
+/// One game: its result, how it ended and its scored positions.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GameRecord {
+    /// The result, White's view.
     pub result: GameResult,
+    /// How the game ended.
     pub ending: Ending,
+    /// The positions kept, in game order.
     pub positions: Vec<Record>,
 }
 
@@ -161,6 +204,7 @@ impl GameRecord {
         }
     }
 
+    /// The bytes `encode` writes.
     pub fn encoded_len(&self) -> usize {
         GAME_HEADER_BYTES + POSITION_BYTES * self.positions.len()
     }
@@ -169,7 +213,9 @@ impl GameRecord {
 /// The games in `body` (a file less its header), in order, and the number
 /// of bytes they fill: a partial game at the end is left out.
 pub struct Scan {
+    /// The whole games, in file order.
     pub games: Vec<GameRecord>,
+    /// Bytes of `body` they fill (a partial game after them is left out).
     pub whole_bytes: usize,
 }
 

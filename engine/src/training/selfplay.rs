@@ -15,18 +15,24 @@ use crate::movegen;
 use crate::search::{Score, SearchControl, SearchLimits, Searcher};
 use crate::Color;
 
+/// The self-play game loop of `tama datagen`: the settings of every game.
 #[derive(Clone, Debug)]
 pub struct SelfPlay {
     /// The search budget of every move (nodes or depth).
     pub limits: SearchLimits,
+    /// A draw after this many plies without a capture or a man moving up.
     pub no_progress_plies: usize,
+    /// A draw at this many plies.
     pub max_plies: usize,
 }
 
 impl SelfPlay {
+    /// The default `no_progress_plies`.
     pub const NO_PROGRESS_PLIES: usize = 80;
+    /// The default `max_plies`.
     pub const MAX_PLIES: usize = 400;
 
+    /// Games at this search budget, with the default draw rules.
     pub fn new(limits: SearchLimits) -> SelfPlay {
         SelfPlay {
             limits,

@@ -20,13 +20,14 @@ use crate::eval::hand::{self, TERMS};
 use crate::eval::pattern::{self, Layout, PatternParams, PatternTable, REGIONS};
 use crate::eval::{Model, VariantWeights};
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::Color;
-use crate::testutil::Rng;
 use std::time::Instant;
 
 /// One training position.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
+    /// The position.
     pub position: Position,
     /// The search's score, side to move's view, centi-men.
     pub score: i16,
@@ -50,17 +51,22 @@ impl Sample {
     }
 }
 
+/// How to fit (the flags of `tama train`).
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// What to fit: the hand terms, or the hand terms and the patterns.
     pub model: Model,
+    /// Passes over the training set.
     pub epochs: usize,
     /// Weight of the game result in the target (the rest: the search score).
     pub lambda: f64,
     /// Adam's step, centi-men; it falls linearly to a tenth by the last epoch.
     pub learning_rate: f64,
+    /// Positions per step.
     pub batch: usize,
     /// L2 pull of the pattern weights, per sample.
     pub l2: f64,
+    /// Threads computing the gradient.
     pub threads: usize,
     /// Shuffles the batches.
     pub seed: u64,
@@ -84,19 +90,28 @@ impl Default for Settings {
     }
 }
 
+/// What one epoch did (for the progress lines).
 #[derive(Clone, Debug)]
 pub struct EpochReport {
+    /// The epoch, from 1.
     pub epoch: usize,
+    /// Mean loss over the training set.
     pub train_loss: f64,
+    /// Mean loss over the validation set.
     pub valid_loss: f64,
+    /// Time since the training started.
     pub seconds: f64,
 }
 
+/// The result of `train`.
 pub struct Fit {
+    /// The weights of the epoch with the lowest validation loss.
     pub weights: VariantWeights,
+    /// The fitted scale of the sigmoid, centi-men.
     pub k: f64,
-    /// The starting weights' validation loss, and the kept epoch's.
+    /// The starting weights' validation loss.
     pub valid_loss_before: f64,
+    /// The kept epoch's validation loss.
     pub valid_loss_after: f64,
     /// 0: no epoch improved on the starting weights.
     pub best_epoch: usize,

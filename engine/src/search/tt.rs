@@ -1,0 +1,504 @@
+//! The transposition table: what earlier searches learned about positions,
+//! shared lock-free between the search threads.
+//!
+//! Layout: buckets of four 16-byte entries (one cache line). An entry is two
+//! `AtomicU64`s: the packed data and `key ^ data`. A reader accepts an entry
+//! only when the two words agree with the key it looks for, so a torn write
+//! by another thread (one word new, one old) reads as a miss, never as a
+//! wrong hit (the classic "lockless hashing" of Hyatt and Mann). Moves read
+//! back are only hints: the search matches them against the legal moves.
+//!
+//! Win/loss scores are stored relative to the node (distance from the node,
+//! not from the root) and corrected by ply on the way in and out.
+
+use super::score::{score_from_tt, score_to_tt, Bound};
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::square::Square;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// The bound kept in two bits of an entry; 0 marks an empty entry.
+#[inline]
+fn bound_from_bits(b: u64) -> Option<Bound> {
+    match b & 3 {
+        1 => Some(Bound::Upper),
+        2 => Some(Bound::Lower),
+        3 => Some(Bound::Exact),
+        _ => None,
+    }
+}
+
+/// A compact move as the table keeps it: from, to, promotion and a 16-bit
+/// fingerprint of the captured set. Enough to pick the move out of the legal
+/// list (`matches`), and the list is what the search then plays.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PackedMove(u32);
+
+impl PackedMove {
+    const NONE: PackedMove = PackedMove(0);
+
+    /// The packed form of `mv`.
+    pub fn pack(mv: &Move) -> PackedMove {
+        let fp = capture_fingerprint(mv.captures) as u32;
+        PackedMove(
+            mv.from.index() as u32
+                | (mv.to.index() as u32) << 6
+                | (mv.promotes as u32) << 12
+                | 1 << 13
+                | fp << 14,
+        )
+    }
+
+    /// Whether no move is stored.
+    pub fn is_none(self) -> bool {
+        self.0 & (1 << 13) == 0
+    }
+
+    /// Whether `mv` is the move this was packed from (up to a 1 in 65536
+    /// fingerprint clash between two captures with the same from and to).
+    #[inline]
+    pub fn matches(self, mv: &Move) -> bool {
+        !self.is_none() && PackedMove::pack(mv) == self
+    }
+
+    /// The stored move's start square.
+    pub fn from_square(self) -> Square {
+        Square::new((self.0 & 63) as u8).expect("6 bits")
+    }
+
+    /// The stored move's end square.
+    pub fn to_square(self) -> Square {
+        Square::new((self.0 >> 6 & 63) as u8).expect("6 bits")
+    }
+}
+
+#[inline]
+fn capture_fingerprint(c: Bitboard) -> u16 {
+    if c.is_empty() {
+        0
+    } else {
+        (c.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16 | 1
+    }
+}
+
+/// One probe result, score already corrected to the probing ply.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// The best (or refuting) move found, if any.
+    pub mv: PackedMove,
+    /// The stored score (mate scores relative to the probing ply).
+    pub score: i32,
+    /// The depth it was searched to.
+    pub depth: i32,
+    /// What the score says about the true value.
+    pub bound: Bound,
+}
+
+// Data word layout (bits): 0-15 score (i16), 16-23 depth + DEPTH_OFFSET,
+// 24-25 bound (0 = empty), 26-31 generation, 32-61 packed move.
+const DEPTH_OFFSET: i32 = 16;
+const GEN_MASK: u8 = 63;
+
+#[inline]
+fn pack(mv: PackedMove, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    (score as i16 as u16 as u64)
+        | ((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 16
+        | (bound as u64) << 24
+        | ((generation & GEN_MASK) as u64) << 26
+        | (mv.0 as u64) << 32
+}
+
+#[inline]
+fn unpack_depth(data: u64) -> i32 {
+    (data >> 16 & 255) as i32 - DEPTH_OFFSET
+}
+
+#[inline]
+fn unpack_generation(data: u64) -> u8 {
+    (data >> 26) as u8 & GEN_MASK
+}
+
+#[repr(align(64))]
+struct Bucket {
+    /// Per entry: [key ^ data, data].
+    words: [AtomicU64; 8],
+}
+
+const ENTRIES: usize = 4;
+
+/// The table (see the module comment): buckets of four entries, and the
+/// generation of the current search.
+pub struct TranspositionTable {
+    buckets: Buckets,
+    generation: AtomicU8,
+}
+
+/// The bucket array: zeroed memory aligned to 2 MB, so that on Linux the
+/// kernel can back it with huge pages (a random probe then rarely misses
+/// the TLB, which otherwise costs more than the probe itself).
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics only; the array is owned like a Box.
+unsafe impl Send for Buckets {}
+unsafe impl Sync for Buckets {}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Buckets {
+    fn layout(len: usize) -> std::alloc::Layout {
+        std::alloc::Layout::from_size_align(len * std::mem::size_of::<Bucket>(), HUGE_PAGE)
+            .expect("table size fits a layout")
+    }
+
+    /// `None` when the system refuses the memory (a GUI may ask for more
+    /// than the machine has; that must not kill the engine).
+    fn try_new(len: usize) -> Option<Buckets> {
+        assert!(len > 0);
+        let layout = Self::layout(len);
+        // SAFETY: the layout has a non-zero size; all-zero bytes are valid
+        // `AtomicU64`s, hence valid (empty) buckets.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let ptr = std::ptr::NonNull::new(raw as *mut Bucket)?;
+        #[cfg(target_os = "linux")]
+        // SAFETY: advice on memory this table owns; failure is harmless.
+        unsafe {
+            libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
+        }
+        Some(Buckets { ptr, len })
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` holds `len` initialised buckets for our lifetime.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as above, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this very layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) }
+    }
+}
+
+impl TranspositionTable {
+    /// Smallest size in megabytes.
+    pub const MIN_MB: usize = 1;
+    /// Largest size in megabytes.
+    pub const MAX_MB: usize = 65536;
+    /// Size when the user asks for none.
+    pub const DEFAULT_MB: usize = 64;
+
+    /// A cleared table of `mb` megabytes (clamped to 1 ..= 65536). When the
+    /// system cannot give that much, the size is halved until it can:
+    /// `size_mb()` tells what was obtained.
+    pub fn new(mb: usize) -> TranspositionTable {
+        let mut mb = mb.clamp(Self::MIN_MB, Self::MAX_MB);
+        loop {
+            let n = mb * 1024 * 1024 / std::mem::size_of::<Bucket>();
+            if let Some(buckets) = Buckets::try_new(n) {
+                return TranspositionTable {
+                    buckets,
+                    generation: AtomicU8::new(0),
+                };
+            }
+            if mb == Self::MIN_MB {
+                // Not even one megabyte: nothing sensible is left to do.
+                std::alloc::handle_alloc_error(Buckets::layout(n));
+            }
+            mb /= 2;
+        }
+    }
+
+    /// The size actually obtained, in megabytes.
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * ENTRIES
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        for b in self.buckets.iter_mut() {
+            for w in b.words.iter_mut() {
+                *w.get_mut() = 0;
+            }
+        }
+        *self.generation.get_mut() = 0;
+    }
+
+    /// Starts a new search: entries from earlier searches age.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation
+            .store(g.wrapping_add(1) & GEN_MASK, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Hints the CPU to fetch the bucket of `key` (before making the move).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            // SAFETY: prefetching is a hint and never faults; the pointer is
+            // to a live bucket of this table.
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch(self.bucket(key) as *const Bucket as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// What is stored for `key`, scores corrected for `ply`.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let b = self.bucket(key);
+        for e in 0..ENTRIES {
+            let data = b.words[2 * e + 1].load(Ordering::Relaxed);
+            let check = b.words[2 * e].load(Ordering::Relaxed);
+            if check ^ data != key {
+                continue;
+            }
+            let bound = bound_from_bits(data >> 24)?;
+            return Some(TtHit {
+                mv: PackedMove((data >> 32) as u32),
+                score: score_from_tt(data as u16 as i16 as i32, ply),
+                depth: unpack_depth(data),
+                bound,
+            });
+        }
+        None
+    }
+
+    /// Stores a result. Replacement: the entry of the same position if there
+    /// is one (unless it holds a deeper result of this search), otherwise the
+    /// least valuable of the bucket: empty first, then the shallowest, with
+    /// four plies of depth discounted per search of age.
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<&Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let b = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        let mut packed = mv.map_or(PackedMove::NONE, PackedMove::pack);
+        for e in 0..ENTRIES {
+            let data = b.words[2 * e + 1].load(Ordering::Relaxed);
+            let check = b.words[2 * e].load(Ordering::Relaxed);
+            if bound_from_bits(data >> 24).is_none() {
+                if victim_value > i32::MIN {
+                    victim = e;
+                    victim_value = i32::MIN;
+                }
+                continue;
+            }
+            if check ^ data == key {
+                let old_depth = unpack_depth(data);
+                let same_search = unpack_generation(data) == generation;
+                if same_search && bound != Bound::Exact && old_depth > depth + 2 {
+                    return;
+                }
+                if packed.is_none() {
+                    packed = PackedMove((data >> 32) as u32);
+                }
+                victim = e;
+                break;
+            }
+            let age = (generation.wrapping_sub(unpack_generation(data)) & GEN_MASK) as i32;
+            let value = unpack_depth(data) - 4 * age;
+            if value < victim_value {
+                victim = e;
+                victim_value = value;
+            }
+        }
+        let data = pack(packed, score_to_tt(score, ply), depth, bound, generation);
+        b.words[2 * victim + 1].store(data, Ordering::Relaxed);
+        b.words[2 * victim].store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per mille of entries written by the current search (sampled).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in 0..ENTRIES {
+                let data = b.words[2 * e + 1].load(Ordering::Relaxed);
+                if bound_from_bits(data >> 24).is_some() && unpack_generation(data) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::quiet(sq("d3"), sq("d4"), false);
+        assert!(tt.probe(12345, 0).is_none());
+        tt.store(12345, 0, Some(&mv), -37, 7, Bound::Lower);
+        let hit = tt.probe(12345, 0).unwrap();
+        assert_eq!(hit.score, -37);
+        assert_eq!(hit.depth, 7);
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(hit.mv.matches(&mv));
+        assert!(!hit.mv.matches(&Move::quiet(sq("d3"), sq("e4"), false)));
+        // Another key in the same bucket is a miss.
+        assert!(tt.probe(12346, 0).is_none());
+    }
+
+    #[test]
+    fn capture_moves_are_told_apart() {
+        let a = Move {
+            captures: Bitboard::from_square(sq("d5")),
+            ..Move::quiet(sq("d4"), sq("d6"), false)
+        };
+        let b = Move {
+            captures: Bitboard::from_square(sq("d5")) | Bitboard::from_square(sq("e6")),
+            ..a
+        };
+        let p = PackedMove::pack(&a);
+        assert!(p.matches(&a));
+        assert!(!p.matches(&b));
+        assert_eq!(p.from_square(), sq("d4"));
+        assert_eq!(p.to_square(), sq("d6"));
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        // Found at ply 3: a win 5 plies from the root = 2 plies from the node.
+        let win = MATE - 5;
+        tt.store(99, 3, None, win, 4, Bound::Exact);
+        // Reached again at ply 7 (a transposition): still 2 plies from there.
+        assert_eq!(tt.probe(99, 7).unwrap().score, MATE - 9);
+        assert_eq!(tt.probe(99, 3).unwrap().score, win);
+        let loss = -MATE + 6;
+        tt.store(98, 2, None, loss, 4, Bound::Exact);
+        assert_eq!(tt.probe(98, 0).unwrap().score, -MATE + 4);
+        // Ordinary scores are left alone.
+        tt.store(97, 10, None, 250, 1, Bound::Upper);
+        assert_eq!(tt.probe(97, 0).unwrap().score, 250);
+    }
+
+    #[test]
+    fn replacement_prefers_deep_and_recent() {
+        let tt = TranspositionTable::new(1);
+        let n = tt.buckets.len() as u128;
+        // Keys landing in bucket 0: key * n < 2^64.
+        let step = (u64::MAX as u128 / n / 16) as u64;
+        let keys: Vec<u64> = (1..=7).map(|i| i * step).collect();
+        for &k in &keys {
+            assert_eq!(((k as u128 * n) >> 64), 0);
+        }
+        // Fill the bucket with depths 9, 2, 7, 5.
+        for (k, d) in keys[..4].iter().zip([9, 2, 7, 5]) {
+            tt.store(*k, 0, None, 0, d, Bound::Exact);
+        }
+        // A fifth position evicts the shallowest (depth 2).
+        tt.store(keys[4], 0, None, 0, 1, Bound::Exact);
+        assert!(tt.probe(keys[1], 0).is_none());
+        for k in [keys[0], keys[2], keys[3], keys[4]] {
+            assert!(tt.probe(k, 0).is_some());
+        }
+        // After a few searches, entries age: four plies of depth per search.
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        // Values now: 9-12, 7-12, 5-12, 1-12: the old shallow one goes.
+        tt.store(keys[5], 0, None, 0, 1, Bound::Exact);
+        assert!(tt.probe(keys[4], 0).is_none());
+        // Next, a new shallow entry (value 1) outlives the old depth-5 one
+        // (value -7), while the old deepest one still survives.
+        tt.store(keys[6], 0, None, 0, 1, Bound::Exact);
+        assert!(tt.probe(keys[3], 0).is_none());
+        for k in [keys[0], keys[2], keys[5], keys[6]] {
+            assert!(tt.probe(k, 0).is_some());
+        }
+    }
+
+    #[test]
+    fn same_position_keeps_its_move_and_deeper_result() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::quiet(sq("a3"), sq("a4"), false);
+        tt.store(5, 0, Some(&mv), 10, 8, Bound::Lower);
+        // A shallow bound of the same search does not overwrite a deep one.
+        tt.store(5, 0, None, 20, 2, Bound::Upper);
+        assert_eq!(tt.probe(5, 0).unwrap().depth, 8);
+        // A result without a move keeps the stored move.
+        tt.store(5, 0, None, 30, 9, Bound::Upper);
+        let hit = tt.probe(5, 0).unwrap();
+        assert_eq!(hit.depth, 9);
+        assert!(hit.mv.matches(&mv));
+    }
+
+    #[test]
+    fn hashfull_counts_this_search() {
+        let mut tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 1..200_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                0,
+                None,
+                0,
+                1,
+                Bound::Exact,
+            );
+        }
+        let full = tt.hashfull();
+        assert!(full > 500, "{full}");
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.clear();
+        assert!(tt.probe(0x9E37_79B9_7F4A_7C15, 0).is_none());
+    }
+
+    #[test]
+    fn size_in_megabytes() {
+        assert_eq!(TranspositionTable::new(1).size_mb(), 1);
+        assert_eq!(TranspositionTable::new(16).size_mb(), 16);
+        assert_eq!(TranspositionTable::new(0).size_mb(), 1);
+        assert_eq!(
+            TranspositionTable::new(16).capacity(),
+            16 * 1024 * 1024 / 16
+        );
+    }
+}

@@ -443,4 +443,4 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 531_176;
+const BENCH_TEST_NODES: u64 = 521_150;

@@ -1,8 +1,9 @@
 use super::pattern::{Layout, PatternParams};
 use super::*;
 use crate::bitboard::Bitboard;
+use crate::rng::Rng;
 use crate::rules::Rules;
-use crate::testutil::{random_position, Rng};
+use crate::testutil::random_position;
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen, Rules::ARMENIAN).unwrap()

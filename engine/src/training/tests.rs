@@ -6,9 +6,10 @@ use crate::eval::{self, hand, Model, VariantWeights, Weights};
 use crate::game::Game;
 use crate::movegen;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::{CaptureRemoval, Rules, Variant};
 use crate::search::{SearchControl, SearchLimits, Searcher};
-use crate::testutil::{random_position, Rng};
+use crate::testutil::random_position;
 
 fn header() -> DataHeader {
     DataHeader {

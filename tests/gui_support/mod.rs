@@ -2,6 +2,8 @@
 //! as the server answers, and a reader for its server-sent-events stream.
 #![allow(dead_code)] // each test binary uses a different part of this module
 
+pub mod webdriver;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};

@@ -65,14 +65,6 @@ const other = (side) => (side === "white" ? "black" : "white");
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 const current = () => S.history[S.ply];
 
-// Loads the engine's view of every position of the line, from ply `from` on.
-async function replay(from = 0) {
-  S.history.length = Math.min(S.history.length, from);
-  for (let i = S.history.length; i <= S.moves.length; i++) {
-    S.history[i] = await S.engine.position(S.startFen, S.moves.slice(0, i).map((m) => m.text));
-  }
-}
-
 function stateText(pos) {
   switch (pos.state) {
     case "ongoing":
@@ -92,14 +84,14 @@ function stateText(pos) {
 async function newGame(fen) {
   S.generation++;
   await S.engine.stop();
+  const first = await S.engine.position(fen, []);
   S.startFen = fen;
   S.moves = [];
+  S.history = [first];
   S.ply = 0;
-  S.over = null;
+  S.over = stateText(first);
   S.sel = null;
   S.path = [];
-  S.history = [];
-  await replay(0);
   startClock();
   render();
   say("New game. " + cap(sideOf(fen)) + " to move.");
@@ -112,13 +104,15 @@ async function playRoute(route) {
   S.generation++;
   await S.engine.stop();
   const mover = sideOf(current().fen);
-  S.moves.length = S.ply;
+  const line = S.moves.slice(0, S.ply).concat([{ text: route.text, from: route.from, landings: route.landings, captures: route.captures }]);
+  const next = await S.engine.position(S.startFen, line.map((m) => m.text));
+  // Only now, all at once: the state is never half-updated.
   S.history.length = S.ply + 1;
-  S.moves.push({ text: route.text, from: route.from, landings: route.landings, captures: route.captures });
-  S.ply = S.moves.length;
+  S.history.push(next);
+  S.moves = line;
+  S.ply = line.length;
   S.sel = null;
   S.path = [];
-  await replay(S.ply);
   chargeClock(mover);
   const over = stateText(current());
   if (over) {
@@ -126,7 +120,8 @@ async function playRoute(route) {
     stopClock();
   }
   render();
-  say(over ? over.reason : cap(mover) + " played " + route.text + ".");
+  const who = S.mode === "play" ? (mover === S.human ? "You" : "Tama") + " (" + mover + ")" : cap(mover);
+  say(over ? over.reason : who + " played " + route.text + ".");
   await afterChange();
 }
 
@@ -287,7 +282,7 @@ function renderLines() {
     const sc = whiteScore(info, pos.fen);
     const score = document.createElement("span");
     score.className = "score";
-    score.textContent = sc.text + (info.bound ? (info.bound === "lowerbound" ? "\u2265" : "\u2264") : "");
+    score.textContent = (info.bound ? (info.bound === "lowerbound" ? "\u2265" : "\u2264") : "") + sc.text;
     const pv = document.createElement("span");
     pv.className = "pv";
     pv.textContent = movesWithNumbers(pos.fen, info.pv, startPly() + S.ply);
@@ -684,18 +679,19 @@ async function pdnLoad(text) {
   }
   S.generation++;
   await S.engine.stop();
-  S.startFen = game.fen;
-  S.moves = [];
-  S.history = [];
-  S.over = null;
-  await replay(0);
+  // The whole game through the engine first; the page changes only if all
+  // of it is accepted.
+  const history = [await S.engine.position(game.fen, [])];
+  const moves = [];
   for (const text of game.moves) {
-    S.ply = S.moves.length;
-    const route = current().routes.find((x) => x.text === text);
-    if (!route) return refuse("PDN move " + text + " is not legal here");
-    S.moves.push({ text: route.text, from: route.from, landings: route.landings, captures: route.captures });
-    await replay(S.moves.length);
+    const route = history[history.length - 1].routes.find((x) => x.text === text);
+    if (!route) return refuse("PDN move " + (moves.length + 1) + " (" + text + ") is not among the engine's legal moves");
+    moves.push({ text: route.text, from: route.from, landings: route.landings, captures: route.captures });
+    history.push(await S.engine.position(game.fen, moves.map((m) => m.text)));
   }
+  S.startFen = game.fen;
+  S.moves = moves;
+  S.history = history;
   S.ply = S.moves.length;
   S.over = stateText(current());
   if (S.mode === "play") S.mode = "analyse";
@@ -828,18 +824,18 @@ function wire() {
 
 // A read-only view of the state, for the browser tests.
 window.tama = {
-  state: () => ({
+  state: () => (!S.history[S.ply] ? { ready: false } : {
     mode: S.mode,
-    fen: S.history.length ? current().fen : null,
+    fen: current().fen,
     ply: S.ply,
     moves: S.moves.map((m) => m.text),
-    legal: S.history.length ? current().routes.map((r) => ({ text: r.text, from: r.from, landings: r.landings, captures: r.captures })) : [],
-    state: S.history.length ? current().state : null,
+    legal: current().routes.map((r) => ({ text: r.text, from: r.from, landings: r.landings, captures: r.captures })),
+    state: current().state,
     over: S.over,
     thinking: S.thinking,
     message: S.message,
     lines: S.lines.filter(Boolean).map((l) => ({ multipv: l.multipv, depth: l.depth, score: l.score, kind: l.scoreKind, pv: l.pv })),
-    ready: S.history.length > 0,
+    ready: true,
     closed: S.engine ? S.engine.closed : false,
   }),
 };

@@ -421,6 +421,80 @@ fn a_position_set_up_gets_analysis_lines() {
     page.shot("gui-phone.png");
 }
 
+#[test]
+#[ignore = "needs chromium and chromedriver; run by .ci/run"]
+fn games_are_saved_and_loaded_as_pdn() {
+    let page = open(1280, 900);
+    page.browser.click("#mode-analyse");
+    page.wait("analysis mode", |s| s["mode"] == "analyse");
+    // Both sides by hand in analysis mode.
+    for sq in ["d3", "d4", "e6", "e5"] {
+        page.click_square(sq);
+    }
+    page.wait("two moves", |s| s["moves"].as_array().unwrap().len() == 2);
+    page.browser.click("#pdn-save");
+    let pdn = page.browser.wait_for(
+        30,
+        "the saved PDN",
+        |b| {
+            let v = b.script("return document.getElementById('pdn').value;", json!([]));
+            let t = v.as_str().unwrap().to_string();
+            (!t.is_empty()).then_some(t)
+        },
+        |_| page.message(),
+    );
+    assert!(pdn.contains("[Variant \"armenian\"]"), "{pdn}");
+    assert!(pdn.contains("\n1. d3-d4 e6-e5 *"), "{pdn}");
+    let file = page.browser.downloads().join("tama-game.pdn");
+    let saved = page.browser.wait_for(
+        30,
+        "the downloaded file",
+        |_| std::fs::read_to_string(&file).ok(),
+        |_| format!("{} missing", file.display()),
+    );
+    assert_eq!(saved, pdn);
+
+    // A Turkish game loads with its rules: d4 takes d5 and d7 and is
+    // crowned on d8 (Turkish men capture forward and sideways).
+    let turkish = "[White \"A\"]\n[Black \"B\"]\n[Variant \"turkish\"]\n\n1. d3-d4 d6-d5 2. d4xd6xd8 c7-d7 *\n";
+    page.browser.clear_and_type("#pdn", turkish);
+    page.browser.click("#pdn-load");
+    let s = page.wait("the loaded game", |s| {
+        s["moves"].as_array().unwrap().len() == 4
+    });
+    assert_eq!(page.moves(), ["d3-d4", "d6-d5", "d4xd6xd8", "c7-d7"]);
+    assert_eq!(
+        s["fen"],
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,Kd8:Ba6,b6,c6,e6,f6,g6,h6,a7,b7,d7,e7,f7,g7,h7"
+    );
+    let variant = page.browser.script(
+        "return document.getElementById('rule-Variant').value;",
+        json!([]),
+    );
+    assert_eq!(variant, "turkish");
+    // Step to the capture: its path and taken pieces are marked.
+    page.browser.click("#movelist [data-ply='3']");
+    page.wait("ply 3", |s| s["ply"] == 3);
+    let taken = page.browser.script(
+        "return [...document.querySelectorAll('#board .sq.taken')].map(e => e.dataset.square).sort();",
+        json!([]),
+    );
+    assert_eq!(taken, json!(["d5", "d7"]));
+
+    // A PDN with an illegal move is refused with the reason; the game stays.
+    page.browser
+        .clear_and_type("#pdn", "[Variant \"armenian\"]\n1. d3-d6 *");
+    page.browser.click("#pdn-load");
+    page.browser.wait_for(
+        30,
+        "the refusal",
+        |_| page.message().starts_with("PDN refused: ").then_some(()),
+        |_| page.message(),
+    );
+    assert!(page.message().contains("d3-d6"), "{}", page.message());
+    assert_eq!(page.moves().len(), 4);
+}
+
 /// Another site open in the same browser tries to reach the engine: its
 /// requests carry its own Origin and are refused; no engine is started.
 #[test]

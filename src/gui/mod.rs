@@ -4,6 +4,7 @@
 
 mod assets;
 mod http;
+mod pdn;
 mod relay;
 
 use http::ReadError;
@@ -105,6 +106,19 @@ fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
             relay.events(stream)
         }
         ("POST", "/engine/send") => relay.send(&req, &mut stream),
+        ("POST", "/pdn/read") => match pdn::read(&req.body) {
+            Ok(json) => http::respond(&mut stream, 200, "application/json", json.as_bytes()),
+            Err(e) => http::respond_error(&mut stream, 422, &e),
+        },
+        ("POST", "/pdn/write") => match pdn::write(&req.body) {
+            Ok(text) => http::respond(
+                &mut stream,
+                200,
+                "text/plain; charset=utf-8",
+                text.as_bytes(),
+            ),
+            Err(e) => http::respond_error(&mut stream, 422, &e),
+        },
         ("GET", path) => match assets::find(path) {
             Some(asset) => http::respond(&mut stream, 200, asset.content_type, asset.body),
             None => http::respond_error(&mut stream, 404, &format!("no such page {path:?}")),

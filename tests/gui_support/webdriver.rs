@@ -151,7 +151,15 @@ impl Browser {
         let caps = json!({
             "capabilities": { "alwaysMatch": {
                 "browserName": "chrome",
-                "goog:chromeOptions": { "binary": chromium.to_string_lossy(), "args": args }
+                "goog:chromeOptions": {
+                    "binary": chromium.to_string_lossy(),
+                    "args": args,
+                    // A page's downloads stay in the scratch profile.
+                    "prefs": {
+                        "download.default_directory": profile.join("downloads").to_string_lossy(),
+                        "download.prompt_for_download": false
+                    }
+                }
             }}
         });
         let mut browser = Browser {
@@ -280,6 +288,13 @@ impl Browser {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+}
+
+impl Browser {
+    /// Where the page's downloads land.
+    pub fn downloads(&self) -> PathBuf {
+        self.profile.join("downloads")
     }
 }
 

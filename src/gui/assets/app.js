@@ -708,6 +708,7 @@ async function pdnSave() {
     fen: S.startFen,
     moves: S.moves.map((m) => m.text),
     result: S.over ? S.over.result : "*",
+    date: new Date().toISOString().slice(0, 10).replaceAll("-", "."),
     white: S.mode === "play" ? (S.human === "white" ? "You" : "Tama") : "?",
     black: S.mode === "play" ? (S.human === "black" ? "You" : "Tama") : "?",
   };

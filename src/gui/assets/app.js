@@ -270,30 +270,35 @@ function movesWithNumbers(fen, texts, firstPly) {
   return out.join(" ");
 }
 
+// The lines are updated in place (not rebuilt), so a click on one is not
+// lost to the next info line.
 function renderLines() {
   const ol = $("lines");
-  ol.innerHTML = "";
   const pos = current();
   $("search-stats").textContent = S.stats;
-  for (const info of S.lines) {
-    if (!info) continue;
-    const li = document.createElement("li");
-    li.className = "line";
+  const shown = S.lines.filter(Boolean);
+  while (ol.children.length > shown.length) ol.lastChild.remove();
+  shown.forEach((info, k) => {
+    let li = ol.children[k];
+    if (!li) {
+      li = document.createElement("li");
+      li.className = "line";
+      li.append(Object.assign(document.createElement("span"), { className: "score" }));
+      li.append(Object.assign(document.createElement("span"), { className: "pv" }));
+      li.addEventListener("click", () => {
+        const first = li.dataset.first;
+        const r = current().routes.find((x) => x.text === first);
+        if (r) job(() => playRoute(r));
+      });
+      ol.append(li);
+    }
     const sc = whiteScore(info, pos.fen);
-    const score = document.createElement("span");
-    score.className = "score";
-    score.textContent = (info.bound ? (info.bound === "lowerbound" ? "\u2265" : "\u2264") : "") + sc.text;
-    const pv = document.createElement("span");
-    pv.className = "pv";
-    pv.textContent = movesWithNumbers(pos.fen, info.pv, startPly() + S.ply);
-    li.append(score, pv);
-    li.title = "depth " + info.depth + "; click to play the first move";
-    li.addEventListener("click", () => {
-      const r = current().routes.find((x) => x.text === info.pv[0]);
-      if (r) job(() => playRoute(r));
-    });
-    ol.append(li);
-  }
+    const bound = info.bound ? (info.bound === "lowerbound" ? "\u2265" : "\u2264") : "";
+    li.children[0].textContent = bound + sc.text;
+    li.children[1].textContent = movesWithNumbers(pos.fen, info.pv, startPly() + S.ply);
+    li.dataset.first = info.pv[0];
+    li.title = "depth " + info.depth + "; click to play " + info.pv[0];
+  });
   renderEvalBar();
   renderArrows();
 }
@@ -809,7 +814,7 @@ function wire() {
     say("");
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, textarea, select")) return;
+    if (e.target instanceof Element && e.target.closest("input, textarea, select")) return;
     if (e.key === "ArrowLeft") goto(S.ply - 1);
     else if (e.key === "ArrowRight") goto(S.ply + 1);
     else if (e.key === "Home") goto(0);

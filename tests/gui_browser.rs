@@ -67,6 +67,13 @@ impl Page {
         )
     }
 
+    /// The page has had no script error and its engine session is alive.
+    fn healthy(&self) {
+        let s = self.state();
+        assert_eq!(s["errors"], json!([]), "script errors: {s}");
+        assert_eq!(s["closed"], false, "the engine session ended: {s}");
+    }
+
     fn click_square(&self, sq: &str) {
         self.browser.click(&format!("#board [data-square='{sq}']"));
     }
@@ -221,6 +228,7 @@ fn a_complete_game_against_tama_through_the_page() {
     );
     // One engine for the page, all along.
     assert_eq!(page.relay.sessions_started(), 1);
+    page.healthy();
 }
 
 #[test]
@@ -281,6 +289,7 @@ fn captures_are_entered_by_their_landing_squares() {
     });
     assert_eq!(page.moves(), ["h5xf5xf2xh2"]);
     assert_eq!(s["fen"], "B:WKh2:Bc3,a5,a6");
+    page.healthy();
 }
 
 #[test]
@@ -323,6 +332,7 @@ fn illegal_clicks_are_refused_with_the_reason_and_never_sent() {
     assert_eq!(sent_after, sent_before, "{log}");
     assert!(!log.contains("d3-d5") && !log.contains("h2-h3"), "{log}");
     assert!(page.moves().is_empty());
+    page.healthy();
 }
 
 #[test]
@@ -362,6 +372,7 @@ fn a_position_set_up_gets_analysis_lines() {
         page.click_square(sq);
     }
     page.click_square("g7"); // a second click takes it off again
+    page.shot("gui-setup.png");
     page.browser.click("#setup-done");
     let fen = "W:WKd1,a2,b3,f4:Bc6,e6,h7";
     let s = page.wait("the set-up position", |s| {
@@ -419,6 +430,7 @@ fn a_position_set_up_gets_analysis_lines() {
     assert!(board_width.as_f64().unwrap() <= 390.0, "{board_width}");
     page.browser.click("#flip");
     page.shot("gui-phone.png");
+    page.healthy();
 }
 
 #[test]
@@ -493,6 +505,7 @@ fn games_are_saved_and_loaded_as_pdn() {
     );
     assert!(page.message().contains("d3-d6"), "{}", page.message());
     assert_eq!(page.moves().len(), 4);
+    page.healthy();
 }
 
 /// Another site open in the same browser tries to reach the engine: its
@@ -551,4 +564,5 @@ fn another_origin_cannot_reach_the_engine() {
     // The page itself, in the same browser, still works.
     page.browser.goto(&page.url);
     page.wait("the page to be ready again", |s| s["ready"] == true);
+    page.healthy();
 }

@@ -22,6 +22,56 @@ const MAX_CONNECTIONS: usize = 64;
 /// A request head must arrive within this time.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// `tama gui [--port N] [--no-open]`: serves the board until the process is
+/// ended. Returns the exit status for a failure to start.
+pub fn run(port: u16, open: bool) -> i32 {
+    let engine = match std::env::current_exe() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot find the tama binary to run as the engine: {e}");
+            return 1;
+        }
+    };
+    let server = match Server::bind(port, engine) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let url = server.url();
+    println!("Tama's board: {url}  (Ctrl-C to stop)");
+    if open {
+        if let Err(e) = open_browser(&url) {
+            println!("Open it in your browser ({e}).");
+        }
+    }
+    server.serve();
+    0
+}
+
+/// Hands the address to the desktop's default browser.
+fn open_browser(url: &str) -> Result<(), String> {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        // Reaped in the background: the opener returns at once.
+        .map(|mut child| {
+            std::thread::spawn(move || child.wait());
+        })
+        .map_err(|e| format!("{opener} could not be started: {e}"))
+}
+
 /// The server, bound and ready to serve.
 pub struct Server {
     listener: TcpListener,

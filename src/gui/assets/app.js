@@ -35,6 +35,7 @@ const S = {
   setup: null,      // { pieces, side, brush }
   message: "",
   busy: Promise.resolve(),
+  errors: [],
 };
 
 // ---------------------------------------------------------------- messages
@@ -54,9 +55,16 @@ function refuse(text) {
 // changes, and answers are never mixed up.
 function job(fn) {
   const p = S.busy.then(fn, fn);
-  S.busy = p.catch((e) => refuse(String(e.message || e)));
+  S.busy = p.catch((e) => {
+    S.errors.push(String(e.message || e));
+    refuse(String(e.message || e));
+  });
   return p;
 }
+
+// Script errors are kept (and shown): the browser tests require none.
+window.addEventListener("error", (e) => S.errors.push(e.message));
+window.addEventListener("unhandledrejection", (e) => S.errors.push(String(e.reason && e.reason.message || e.reason)));
 
 // ---------------------------------------------------------------- positions
 
@@ -590,6 +598,7 @@ function goto(ply) {
   S.ply = ply;
   S.sel = null;
   S.path = [];
+  say(ply === S.moves.length ? "" : "Move " + ply + " of " + S.moves.length + ".");
   render();
   job(afterChange);
 }
@@ -843,6 +852,7 @@ window.tama = {
     lines: S.lines.filter(Boolean).map((l) => ({ multipv: l.multipv, depth: l.depth, score: l.score, kind: l.scoreKind, pv: l.pv })),
     ready: true,
     closed: S.engine ? S.engine.closed : false,
+    errors: S.errors.slice(),
   }),
 };
 

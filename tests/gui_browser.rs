@@ -86,15 +86,9 @@ impl Page {
         strings(&self.state()["moves"])
     }
 
+    /// The page's protocol log (its last 400 lines).
     fn log(&self) -> String {
-        self.browser
-            .script(
-                "return document.getElementById('log').textContent;",
-                json!([]),
-            )
-            .as_str()
-            .unwrap()
-            .to_string()
+        strings(&self.state()["log"]).join("\n")
     }
 
     fn shot(&self, name: &str) {
@@ -295,10 +289,9 @@ fn captures_are_entered_by_their_landing_squares() {
 #[test]
 #[ignore = "needs chromium and chromedriver; run by .ci/run"]
 fn illegal_clicks_are_refused_with_the_reason_and_never_sent() {
+    // The person plays White: Tama waits for the first move.
     let page = open(1280, 900);
-    page.browser.select("#level", "depth 1");
-    page.wait("a new game", |s| s["moves"].as_array().unwrap().is_empty());
-    let sent_before = page.log().lines().filter(|l| l.starts_with("> ")).count();
+    let sent_before = page.state()["sent"].as_u64().unwrap();
 
     page.click_square("e5");
     assert_eq!(page.message(), "No piece on e5. White to move.");
@@ -317,10 +310,11 @@ fn illegal_clicks_are_refused_with_the_reason_and_never_sent() {
         "{m}"
     );
     assert!(page.moves().is_empty());
+    assert_eq!(page.state()["sent"], sent_before, "{}", page.log());
 
     // Capture is compulsory: a man that cannot take may not move.
     page.set_fen("W:Wh2,d4:Bd5,a7");
-    let sent_before = sent_before.max(page.log().lines().filter(|l| l.starts_with("> ")).count());
+    let sent_before = page.state()["sent"].as_u64().unwrap();
     page.click_square("h2");
     let m = page.message();
     assert!(m.starts_with("Capture is compulsory"), "{m}");
@@ -328,7 +322,7 @@ fn illegal_clicks_are_refused_with_the_reason_and_never_sent() {
     page.shot("gui-refused.png");
     // None of it reached the engine.
     let log = page.log();
-    let sent_after = log.lines().filter(|l| l.starts_with("> ")).count();
+    let sent_after = page.state()["sent"].as_u64().unwrap();
     assert_eq!(sent_after, sent_before, "{log}");
     assert!(!log.contains("d3-d5") && !log.contains("h2-h3"), "{log}");
     assert!(page.moves().is_empty());
@@ -492,6 +486,18 @@ fn games_are_saved_and_loaded_as_pdn() {
         json!([]),
     );
     assert_eq!(taken, json!(["d5", "d7"]));
+
+    // Quick stepping: every step stops the running search and starts the
+    // next one; the engine is never left waiting or doubly searching.
+    for _ in 0..4 {
+        for button in ["#first", "#last", "#prev", "#next", "#prev"] {
+            page.browser.click(button);
+        }
+    }
+    page.wait("analysis of ply 3 after quick stepping", |s| {
+        s["ply"] == 3 && s["lines"].as_array().is_some_and(|l| !l.is_empty())
+    });
+    page.healthy();
 
     // A PDN with an illegal move is refused with the reason; the game stays.
     page.browser

@@ -242,7 +242,10 @@ async function analyse() {
   if (pos.state !== "ongoing") return;
   await S.engine.setOption("MultiPV", S.multipv);
   await S.engine.position(S.startFen, S.moves.slice(0, S.ply).map((m) => m.text));
-  S.analysing = S.engine.go("infinite");
+  if (gen !== S.generation || S.mode !== "analyse") return;
+  // Its bestmove comes after the `stop` of the next change; a closed
+  // session is reported by onClose.
+  S.engine.go("infinite").catch(() => {});
 }
 
 function onInfo(line) {
@@ -251,7 +254,14 @@ function onInfo(line) {
   if (!info || !info.pv.length) return;
   S.lines[info.multipv - 1] = info;
   S.stats = `depth ${info.depth} \u00b7 ${Math.round((info.nodes || 0) / 1000)}k nodes \u00b7 ${Math.round((info.nps || 0) / 1000)}k nodes/s`;
-  renderLines();
+  // Drawn at most once a frame: a deep search prints many lines a second.
+  if (!S.linesQueued) {
+    S.linesQueued = true;
+    requestAnimationFrame(() => {
+      S.linesQueued = false;
+      renderLines();
+    });
+  }
 }
 
 // Centi-men from the side to move's view -> White's view, and a text.
@@ -740,10 +750,25 @@ async function pdnSave() {
 
 // ---------------------------------------------------------------- start
 
+// The protocol log: the last lines in memory, drawn (at most once a frame)
+// only while the Protocol panel is open.
+const LOG_LINES = 400;
+const logLines = [];
+let logQueued = false;
+
 function log(dir, line) {
+  logLines.push(dir + " " + line);
+  if (logLines.length > LOG_LINES) logLines.splice(0, logLines.length - LOG_LINES);
+  if (!logQueued && $("protocol").open) {
+    logQueued = true;
+    requestAnimationFrame(drawLog);
+  }
+}
+
+function drawLog() {
+  logQueued = false;
   const pre = $("log");
-  pre.textContent += dir + " " + line + "\n";
-  if (pre.textContent.length > 60000) pre.textContent = pre.textContent.slice(-40000);
+  pre.textContent = logLines.join("\n");
   pre.scrollTop = pre.scrollHeight;
 }
 
@@ -834,6 +859,7 @@ function wire() {
       renderMarks();
     }
   });
+  $("protocol").addEventListener("toggle", drawLog);
   setInterval(tickClock, 100);
 }
 
@@ -853,6 +879,8 @@ window.tama = {
     ready: true,
     closed: S.engine ? S.engine.closed : false,
     errors: S.errors.slice(),
+    log: logLines.slice(),
+    sent: S.engine ? S.engine.sent : 0,
   }),
 };
 

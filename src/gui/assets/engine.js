@@ -9,6 +9,8 @@ export class Engine {
     this.listeners = [];   // every line, in order (the log, the search view)
     this.collectors = [];  // pending requests, oldest first
     this.queue = Promise.resolve();
+    this.sendChain = Promise.resolve();
+    this.sent = 0;         // lines posted to the engine so far
     this.searching = false;
     this.bestmoveWaiters = [];
     this.closed = false;
@@ -82,9 +84,18 @@ export class Engine {
     }
   }
 
-  // Sends lines now (no answer awaited).
-  async send(lines) {
+  // Sends lines (no answer awaited). Posts go one after another, so the
+  // engine reads the lines in the order they were sent (two fetches in
+  // flight at once could arrive in either order: a `stop` before its `go`).
+  send(lines) {
+    const p = this.sendChain.then(() => this.post(lines));
+    this.sendChain = p.catch(() => {});
+    return p;
+  }
+
+  async post(lines) {
     if (this.closed) throw new Error("the engine session has ended");
+    this.sent += lines.length;
     for (const l of lines) for (const fn of this.listeners) fn(">", l);
     const r = await fetch("/engine/send?session=" + this.token, {
       method: "POST",

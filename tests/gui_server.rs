@@ -162,6 +162,7 @@ fn another_origin_or_host_is_refused_and_starts_nothing() {
             ("GET", "/app.js"),
             ("GET", "/engine/events"),
             ("POST", "/engine/send?session=0"),
+            ("POST", "/pdn/read"),
         ] {
             let r = request(s.addr, method, path, &[("Origin", origin)], b"uci\n");
             assert_eq!(r.status, 403, "{method} {path} from {origin}");
@@ -181,6 +182,41 @@ fn another_origin_or_host_is_refused_and_starts_nothing() {
     let lines = session.until(|l| l == "readyok");
     assert_eq!(lines, ["readyok"], "the refused `go` reached the engine");
     assert_eq!(s.relay.sessions_started(), 1, "only the page's own session");
+}
+
+#[test]
+fn pdn_is_read_and_written_over_http() {
+    let s = start();
+    let pdn = b"[White \"A\"]\n[Variant \"turkish\"]\n\n1. d3-d4 d6-d5 2. d4xd6xd8 *\n";
+    let r = request(s.addr, "POST", "/pdn/read", &[], pdn);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.header("Content-Type"), Some("application/json"));
+    let game: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(
+        game["moves"],
+        serde_json::json!(["d3-d4", "d6-d5", "d4xd6xd8"])
+    );
+    assert_eq!(game["rules"]["Variant"], "turkish");
+    assert_eq!(game["white"], "A");
+
+    let w = request(
+        s.addr,
+        "POST",
+        "/pdn/write",
+        &[],
+        game.to_string().as_bytes(),
+    );
+    assert_eq!(w.status, 200, "{}", w.text());
+    assert!(
+        w.text().contains("1. d3-d4 d6-d5 2. d4xd6xd8 *"),
+        "{}",
+        w.text()
+    );
+
+    let bad = request(s.addr, "POST", "/pdn/read", &[], b"1. d3-d6 *");
+    assert_eq!(bad.status, 422);
+    assert!(bad.text().contains("d3-d6"), "{}", bad.text());
+    assert_eq!(request(s.addr, "GET", "/pdn/read", &[], b"").status, 404);
 }
 
 #[test]

@@ -116,6 +116,15 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", driver_path.display()));
+        let profile =
+            std::env::temp_dir().join(format!("tama-gui-chromium-{}-{port}", std::process::id()));
+        // Owned from here on: a panic below still ends chromedriver (Drop).
+        let mut browser = Browser {
+            driver,
+            port,
+            session: String::new(),
+            profile: profile.clone(),
+        };
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Ok(v) = call(port, "GET", "/status", None) {
@@ -129,8 +138,6 @@ impl Browser {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        let profile =
-            std::env::temp_dir().join(format!("tama-gui-chromium-{}-{port}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let args = [
             "--headless=new".to_string(),
@@ -162,12 +169,6 @@ impl Browser {
                 }
             }}
         });
-        let mut browser = Browser {
-            driver,
-            port,
-            session: String::new(),
-            profile,
-        };
         let v = call(port, "POST", "/session", Some(&caps))
             .unwrap_or_else(|e| panic!("cannot start headless Chromium: {e}"));
         browser.session = v["sessionId"].as_str().expect("a session id").to_string();

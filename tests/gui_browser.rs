@@ -9,9 +9,6 @@
 //! and a browser that cannot be started fails these tests, never skips them.
 //! Screenshots go to target/gui-screenshots/.
 
-#[path = "../src/gui/mod.rs"]
-#[allow(dead_code)]
-mod gui;
 mod gui_support;
 
 use gui_support::webdriver::Browser;
@@ -20,6 +17,7 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
+use tama::gui;
 
 struct Page {
     url: String,

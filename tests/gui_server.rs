@@ -3,15 +3,13 @@
 //! request from another origin or host is refused with 403 and starts
 //! nothing, and only loopback is listened on.
 
-#[path = "../src/gui/mod.rs"]
-#[allow(dead_code)]
-mod gui;
 mod gui_support;
 
 use gui_support::{get, request, Session};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use tama::gui;
 
 struct Running {
     addr: SocketAddr,

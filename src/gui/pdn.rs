@@ -4,10 +4,10 @@
 //! answers PDN text. Every move is replayed through the rules core; an
 //! illegal one is an error naming it.
 
+use crate::tournament::pdn::{game_type, movetext, read_pdn, Outcome};
 use serde_json::{json, Value};
 use tama_engine::rules::parse_bool;
 use tama_engine::{Position, Rules};
-use tama_protocol::tournament::pdn::{game_type, movetext, read_pdn, Outcome};
 
 /// The page's names for the rule options are the engine's UCI option names.
 fn rules_json(rules: Rules) -> Value {

@@ -267,3 +267,80 @@ fn only_loopback_is_listened_on() {
     );
     assert!(s.addr.ip().is_loopback());
 }
+
+/// A `tama gui` process, ended when the test ends (also on failure).
+struct GuiProcess(std::process::Child);
+
+impl Drop for GuiProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `tama gui --no-open --port 0` from the command line: it prints the
+/// address, and the page and a real engine session are served there.
+#[test]
+fn the_gui_subcommand_serves_the_board_at_the_address_it_prints() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_tama"))
+        .args(["gui", "--no-open", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tama gui");
+    let mut gui = GuiProcess(child);
+    let mut first = String::new();
+    std::io::BufReader::new(gui.0.stdout.take().unwrap())
+        .read_line(&mut first)
+        .expect("the address line");
+    let url = first
+        .strip_prefix("Tama's board: http://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let addr: SocketAddr = url.parse().expect("an address");
+    assert!(addr.ip().is_loopback() && addr.port() != 0, "{addr}");
+    let page = get(addr, "/", &[]);
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("<title>"), "{}", page.text());
+    let mut session = Session::open(addr);
+    assert_eq!(session.send("uci\nlegalmoves\n"), 204);
+    let lines = session.until(|l| l.starts_with("legalmoves "));
+    assert!(lines.contains(&"legalmove d3-d4".to_string()), "{lines:?}");
+    assert!(lines
+        .last()
+        .unwrap()
+        .starts_with("legalmoves 22 state ongoing fen W:"));
+}
+
+/// A port already in use, or a bad one, is refused with one line on stderr
+/// and status 2, and nothing is served.
+#[test]
+fn a_taken_or_bad_port_is_one_error_line() {
+    use std::process::{Command, Stdio};
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    for (args, expected) in [
+        (
+            vec!["gui", "--no-open", "--port", port.as_str()],
+            format!("error: port {port} on 127.0.0.1 is taken by another program; choose another with --port N (0: any free port)"),
+        ),
+        (
+            vec!["gui", "--no-open", "--port", "70000"],
+            "error: invalid value '70000' for '--port <N>'".to_string(),
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tama"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run tama gui");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.starts_with(&expected), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing served");
+    }
+}

@@ -23,22 +23,11 @@ const MAX_CONNECTIONS: usize = 64;
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// `tama gui [--port N] [--no-open]`: serves the board until the process is
-/// ended. Returns the exit status for a failure to start.
-pub fn run(port: u16, open: bool) -> i32 {
-    let engine = match std::env::current_exe() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: cannot find the tama binary to run as the engine: {e}");
-            return 1;
-        }
-    };
-    let server = match Server::bind(port, engine) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
+/// ended. An error (the port taken, no binary to run) is one line.
+pub fn run(port: u16, open: bool) -> Result<(), String> {
+    let engine = std::env::current_exe()
+        .map_err(|e| format!("cannot find the tama binary to run as the engine: {e}"))?;
+    let server = Server::bind(port, engine)?;
     let url = server.url();
     println!("Tama's board: {url}  (Ctrl-C to stop)");
     if open {
@@ -47,7 +36,7 @@ pub fn run(port: u16, open: bool) -> i32 {
         }
     }
     server.serve();
-    0
+    Ok(())
 }
 
 /// Hands the address to the desktop's default browser.
@@ -83,8 +72,13 @@ impl Server {
     /// Binds 127.0.0.1:`port` (0: any free port). Only loopback, ever: the
     /// engine is not offered to the network.
     pub fn bind(port: u16, engine: PathBuf) -> Result<Server, String> {
-        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port))
-            .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AddrInUse {
+                format!("port {port} on 127.0.0.1 is taken by another program; choose another with --port N (0: any free port)")
+            } else {
+                format!("cannot listen on 127.0.0.1:{port}: {e}")
+            }
+        })?;
         let port = listener
             .local_addr()
             .map_err(|e| format!("cannot read the bound address: {e}"))?

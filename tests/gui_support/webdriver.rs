@@ -224,10 +224,25 @@ impl Browser {
             .to_string()
     }
 
-    /// A real click (pointer events at the element's centre).
+    /// A real click (pointer events at the element's centre). The page
+    /// rebuilds some elements when an engine answer arrives (the move list
+    /// on every change of position), so the element found may be replaced
+    /// before the click reaches it: WebDriver then answers `stale element
+    /// reference`, and the click is made on the element found again (a
+    /// few times at most; any other error, or staleness that persists,
+    /// fails the test).
     pub fn click(&self, css: &str) {
-        let id = self.element(css);
-        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+        let mut last = String::new();
+        for _ in 0..5 {
+            let id = self.element(css);
+            let path = format!("/session/{}/element/{id}/click", self.session);
+            match call(self.port, "POST", &path, Some(&json!({}))) {
+                Ok(_) => return,
+                Err(e) if e.contains("stale element reference") => last = e,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        panic!("clicking {css}: the element kept being replaced: {last}");
     }
 
     /// Drag with the pointer from one element to another (Actions API).

@@ -15,9 +15,6 @@ use std::time::{Duration, Instant};
 use tama_engine::notation::{hub, shorten};
 use tama_engine::{Color, Move, MoveError, Position, Rules};
 
-/// The runner's fake engine (tests/fixtures) writes Hub moves by this name.
-pub use tama_engine::notation::hub::move_text as hub_move;
-
 /// Longest line kept from an engine; the rest of a longer line is dropped.
 const MAX_LINE: usize = 64 * 1024;
 

@@ -17,7 +17,7 @@
 //! 3. only positions rated within `BALANCE_CP` centi-men of equal are kept;
 //! 4. of these, at most `SET_SIZE` are taken at even steps through the list
 //!    (still sorted by move text), so the first moves stay spread out;
-//! 5. the set is put in a fixed pseudo-random order (SplitMix64 seeded with
+//! 5. the set is put in a fixed pseudo-random order (the engine's `Rng` seeded with
 //!    `SET_SHUFFLE_SEED`), so that a short match in sequential order does not
 //!    play only lines that begin with the same move.
 //!
@@ -29,6 +29,7 @@
 
 use super::config::{Config, Order};
 use super::pdn::read_pdn;
+use tama_engine::rng::Rng;
 use tama_engine::{movegen, Color, Move, Position, Rules};
 
 pub const LEVEL_CAP: usize = 4000;
@@ -167,7 +168,7 @@ pub fn builtin(rules: Rules) -> Vec<Opening> {
         .collect();
     // A fixed shuffle, so that the first games of a match (order=sequential)
     // do not all begin with the same first move.
-    SplitMix(SET_SHUFFLE_SEED).shuffle(&mut set);
+    Rng::new(SET_SHUFFLE_SEED).shuffle(&mut set);
     set
 }
 
@@ -247,31 +248,9 @@ pub fn load_openings(c: &Config) -> Result<Vec<Opening>, String> {
         return Err("no openings to play".into());
     }
     if c.openings.order == Order::Random {
-        SplitMix(c.seed).shuffle(&mut list);
+        Rng::new(c.seed).shuffle(&mut list);
     }
     Ok(list)
-}
-
-/// A tiny deterministic generator (SplitMix64) for the shuffles of the
-/// built-in set and of `order=random`.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Fisher-Yates shuffle.
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = (self.next_u64() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -324,20 +303,5 @@ mod tests {
         assert_eq!(o[1].position.fen(), "W:Wa4:Bh5");
         assert!(load("W:Wz9:B", "fen", Rules::default()).is_err());
         assert!(load("", "xml", Rules::default()).is_err());
-    }
-
-    #[test]
-    fn shuffle_is_reproducible() {
-        let mut a: Vec<u32> = (0..50).collect();
-        let mut b = a.clone();
-        SplitMix(7).shuffle(&mut a);
-        SplitMix(7).shuffle(&mut b);
-        assert_eq!(a, b);
-        let mut c: Vec<u32> = (0..50).collect();
-        SplitMix(8).shuffle(&mut c);
-        assert_ne!(a, c);
-        let mut sorted = a.clone();
-        sorted.sort();
-        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
     }
 }

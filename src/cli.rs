@@ -45,6 +45,8 @@ pub enum Command {
     /// Engine-vs-engine matches; `tama match --help` lists its flags
     #[command(disable_help_flag = true)]
     Match(MatchArgs),
+    /// A board in the browser, served on 127.0.0.1 (docs/gui.md)
+    Gui(GuiArgs),
 }
 
 /// A `--set NAME=VALUE` already checked against the search's switches.
@@ -155,6 +157,16 @@ pub struct MatchArgs {
     /// The match runner's flags, as given.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
     pub args: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct GuiArgs {
+    /// Port on 127.0.0.1 (default 0: any free port)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub port: u16,
+    /// Print the address only; do not open the browser
+    #[arg(long)]
+    pub no_open: bool,
 }
 
 /// `NAME=VALUE`, refused at once when the search has no such switch or

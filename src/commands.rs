@@ -1,8 +1,8 @@
-//! What `tama perft`, `tama bench` and `tama search` do once their flags
+//! What `tama perft`, `tama bench`, `tama search` and `tama gui` do once their flags
 //! are read (`cli`): each returns a one-line error for bad input (a FEN
 //! that does not parse), which the caller prints with status 2.
 
-use crate::cli::{tuning, BenchArgs, PerftArgs, SearchArgs};
+use crate::cli::{tuning, BenchArgs, GuiArgs, PerftArgs, SearchArgs};
 use std::io::Write;
 use std::time::{Duration, Instant};
 use tama_engine::perft::{divide, perft, perft_routes};
@@ -129,4 +129,9 @@ fn info_line(pos: &Position, info: &SearchInfo) -> String {
         info.time.as_millis(),
         pv.join(" ")
     )
+}
+
+/// `tama gui`: the board server, until the process is ended (docs/gui.md).
+pub fn gui_command(a: &GuiArgs) -> Result<(), String> {
+    tama::gui::run(a.port, !a.no_open)
 }

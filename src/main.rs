@@ -29,6 +29,7 @@ fn run(cli: Cli) -> i32 {
         Some(Command::Perft(a)) => commands::perft_command(&a).map(|()| 0),
         Some(Command::Bench(a)) => commands::bench_command(&a).map(|()| 0),
         Some(Command::Search(a)) => commands::search_command(&a).map(|()| 0),
+        Some(Command::Gui(a)) => commands::gui_command(&a).map(|()| 0),
     };
     done.unwrap_or_else(|e| {
         eprintln!("error: {e}");

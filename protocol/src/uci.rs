@@ -9,7 +9,7 @@ use crate::session::{checked_line, Reporter, Session};
 use crate::Flow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tama_engine::movegen::legal_moves;
+use tama_engine::movegen::{capture_routes, legal_moves};
 use tama_engine::notation::quote_short;
 use tama_engine::perft::divide;
 use tama_engine::search::{
@@ -63,6 +63,7 @@ pub enum Command {
     PonderHit,
     Quit,
     Display,
+    LegalMoves,
     Eval,
     Bench(Option<u32>),
 }
@@ -118,6 +119,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "ponderhit" => no_args(Command::PonderHit),
         "quit" => no_args(Command::Quit),
         "d" => no_args(Command::Display),
+        "legalmoves" => no_args(Command::LegalMoves),
         "eval" => no_args(Command::Eval),
         "register" => Ok(Command::Register),
         "debug" => match rest {
@@ -140,7 +142,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
             _ => Err("bench takes at most one argument, the depth".into()),
         },
         _ => Err(format!(
-            "unknown command {}; commands: uci isready setoption ucinewgame position go stop ponderhit quit d eval bench",
+            "unknown command {}; commands: uci isready setoption ucinewgame position go stop ponderhit quit d legalmoves eval bench",
             quote_short(cmd)
         )),
     }
@@ -461,6 +463,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         Command::PonderHit => s.ponder_hit(),
         Command::Quit => return Ok(Flow::Quit),
         Command::Display => s.out.line(&display(&s.game)),
+        Command::LegalMoves => s.out.line(&legal_moves_text(&s.game)),
         Command::Eval => {
             let pos = s.game.position();
             s.out.line(&eval::breakdown(pos).to_string());
@@ -468,6 +471,47 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         Command::Bench(depth) => run_bench(s, depth),
     }
     Ok(Flow::Continue)
+}
+
+/// The `legalmoves` command, for a GUI that implements no rule itself: one
+/// `legalmove <route> [captures <sq>..] [promotes]` line per way of playing
+/// each legal move (every route of a capture, its victims in jump order),
+/// then `legalmoves <n> state <state> fen <FEN>` with n distinct moves.
+pub fn legal_moves_text(game: &Game) -> String {
+    let pos = game.position();
+    let legal = legal_moves(pos);
+    let promotes = |yes: bool| if yes { " promotes" } else { "" };
+    let mut out = String::new();
+    if legal.first().is_some_and(|m| m.is_capture()) {
+        for r in capture_routes(pos) {
+            let victims: Vec<String> = r.victims().iter().map(|v| v.to_string()).collect();
+            out.push_str(&format!(
+                "legalmove {} captures {}{}\n",
+                r.text(),
+                victims.join(" "),
+                promotes(r.mv.promotes)
+            ));
+        }
+    } else {
+        for m in &legal {
+            out.push_str(&format!(
+                "legalmove {}{}\n",
+                pos.move_text(m),
+                promotes(m.promotes)
+            ));
+        }
+    }
+    let state = match game.status() {
+        GameStatus::Ongoing => "ongoing".to_string(),
+        GameStatus::Won(c) => format!("won-by-{}", c.name()),
+        GameStatus::DrawByRepetition => "drawn-by-repetition".to_string(),
+    };
+    out.push_str(&format!(
+        "legalmoves {} state {state} fen {}",
+        legal.len(),
+        pos.fen()
+    ));
+    out
 }
 
 /// The `d` command: the board, FEN, side to move, rules, legal moves, state.
@@ -570,6 +614,7 @@ mod tests {
             "setoption Hash 3",
             "setoption name Hash value",
             "uci now",
+            "legalmoves now",
             "bench 0",
             "hello",
         ] {

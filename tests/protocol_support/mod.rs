@@ -27,8 +27,18 @@ impl Engine {
     }
 
     pub fn start_with(args: &[&str]) -> Engine {
+        Engine::start_env(args, &[])
+    }
+
+    /// Starts `tama ARGS` in strict mode (`TAMA_STRICT=1`: a failing
+    /// search ends the process instead of being answered with the first
+    /// legal move, so no test can pass on a broken search), with `env` on
+    /// top (which may turn strict mode off again).
+    pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tama"))
             .args(args)
+            .env("TAMA_STRICT", "1")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -3,7 +3,7 @@
 
 mod protocol_support;
 
-use protocol_support::Engine;
+use protocol_support::{last_depth_and_nodes, Engine};
 use std::time::Duration;
 use tama_engine::{notation, Game, Rules};
 use tama_protocol::hub;
@@ -98,24 +98,6 @@ fn think_from_a_pydraughts_position() {
     assert!(sync(&mut e).is_empty());
 }
 
-/// The `depth=` and `nodes=` of the last `info` line.
-fn last_info(lines: &[String]) -> (u32, u64) {
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth="))
-        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
-    let field = |name: &str| -> u64 {
-        info.split(&format!(" {name}="))
-            .nth(1)
-            .or_else(|| info.strip_prefix(&format!("info {name}=")))
-            .and_then(|t| t.split(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no {name} in {info}"))
-    };
-    (field("depth") as u32, field("nodes"))
-}
-
 /// Every `level` is kept: the depth is reached and not passed, the node
 /// limit not exceeded (exact on one thread), and the timed levels end the
 /// search by themselves within a generous bound (an ignored limit would
@@ -145,7 +127,7 @@ fn every_level() {
         assert!(notation::hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
         // 59.98 s on the clock: about 2.4 s planned, 9 s at the hard limit.
         assert!(took < Duration::from_secs(20), "{level}: {took:?}");
-        let (depth, nodes) = last_info(&lines);
+        let (depth, nodes) = last_depth_and_nodes(&lines);
         match level {
             "level depth=4" => assert_eq!(depth, 4, "{lines:?}"),
             "level nodes=1000" => assert!(nodes <= 1000, "{lines:?}"),

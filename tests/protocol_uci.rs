@@ -3,7 +3,7 @@
 
 mod protocol_support;
 
-use protocol_support::{bestmove, Engine};
+use protocol_support::{bestmove, last_depth_and_nodes, Engine};
 use std::time::Duration;
 use tama_engine::{Position, Rules};
 
@@ -193,23 +193,6 @@ fn go_depth_reports_and_answers_once() {
     assert!(e.sync().is_empty(), "a second bestmove?");
 }
 
-/// The `depth` and `nodes` of the last `info depth` line before `bestmove`.
-fn last_info(lines: &[String]) -> (u32, u64) {
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth "))
-        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
-    let field = |name: &str| -> u64 {
-        info.split(&format!(" {name} "))
-            .nth(1)
-            .and_then(|t| t.split(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no {name} in {info}"))
-    };
-    (field("depth") as u32, field("nodes"))
-}
-
 /// Each limit is kept: the depth asked is reached and not passed, the node
 /// limit is not exceeded (it is exact on one thread), and the time limits
 /// end the search by themselves (generous bounds: a limit ignored would
@@ -238,7 +221,7 @@ fn go_with_limits() {
         let took = e.last_at.duration_since(sent);
         assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
         assert!(took < within, "{go}: {took:?}");
-        let (depth, nodes) = last_info(&lines);
+        let (depth, nodes) = last_depth_and_nodes(&lines);
         if go == "go nodes 2000" {
             assert!(nodes <= 2000, "{go}: {lines:?}");
         }
@@ -250,7 +233,7 @@ fn go_with_limits() {
     e.send("go depth 3 searchmoves a3-a4");
     let lines = e.until("bestmove");
     assert_eq!(bestmove(lines.last().unwrap()), "a3-a4");
-    assert_eq!(last_info(&lines).0, 3, "{lines:?}");
+    assert_eq!(last_depth_and_nodes(&lines).0, 3, "{lines:?}");
     e.send("go searchmoves a3-a5");
     let out = e.sync();
     assert_eq!(errors(&out).len(), 1, "{out:?}");
@@ -855,7 +838,7 @@ fn search_switches_from_the_command_line() {
         e.until("uciok");
         e.send("go depth 6");
         let lines = e.until("bestmove ");
-        let (depth, nodes) = last_info(&lines);
+        let (depth, nodes) = last_depth_and_nodes(&lines);
         assert_eq!(depth, 6, "{args:?}: {lines:?}");
         nodes
     };
@@ -872,29 +855,18 @@ fn search_switches_from_the_command_line() {
     );
     let both = nodes_at_depth_6(&["uci", "--set", "lmr_min_move=1000", "--set", "rfp_depth=0"]);
     assert!(both > no_lmr, "LMR and RFP off: {both}, LMR off {no_lmr}");
-    let hub_default = {
+    let hub_no_lmr = {
         let mut e = Engine::start_with(&["hub", "--set", "lmr_min_move=1000"]);
         e.send("hub");
         e.until("wait");
         e.send("level depth=6");
         e.send("go think");
         let lines = e.until("done");
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth=6 "))
-            .cloned();
-        let info = info.unwrap_or_else(|| panic!("{lines:?}"));
-        info.split(" nodes=")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
+        let (depth, nodes) = last_depth_and_nodes(&lines);
+        assert_eq!(depth, 6, "{lines:?}");
+        nodes
     };
-    assert_eq!(hub_default, no_lmr, "tama hub --set is the same switch");
+    assert_eq!(hub_no_lmr, no_lmr, "tama hub --set is the same switch");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tama"))
         .args(["uci", "--set", "no_such_switch=1"])
         .stdin(std::process::Stdio::null())

@@ -190,6 +190,27 @@ impl Drop for Engine {
     }
 }
 
+/// The `depth` and `nodes` of the last `info` line with a depth, in either
+/// dialect (UCI `info depth 5 ... nodes 123 ...`, Hub `info depth=5 ...
+/// nodes=123 ...`): what the last completed iteration reported.
+pub fn last_depth_and_nodes(lines: &[String]) -> (u32, u64) {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+    let words: Vec<&str> = info.split([' ', '=']).collect();
+    let field = |name: &str| -> u64 {
+        words
+            .iter()
+            .position(|w| *w == name)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {info}"))
+    };
+    (field("depth") as u32, field("nodes"))
+}
+
 /// The move of a `bestmove <m> [ponder <p>]` line.
 pub fn bestmove(line: &str) -> &str {
     line.split_whitespace().nth(1).expect("bestmove has a move")

@@ -25,12 +25,11 @@ pub fn perft_command(a: &PerftArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let total = if a.divide {
-        let mut total = 0;
-        for (mv, n) in divide(&pos, a.depth, a.routes) {
-            let _ = writeln!(out, "{}: {n}", pos.move_text(&mv));
-            total += n;
+        let split = divide(&pos, a.depth, a.routes);
+        for (mv, n) in &split.moves {
+            let _ = writeln!(out, "{}: {n}", pos.move_text(mv));
         }
-        total
+        split.total
     } else if a.routes {
         perft_routes(&pos, a.depth)
     } else {

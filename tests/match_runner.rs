@@ -459,15 +459,17 @@ fn ctrl_c_writes_what_it_has_and_exits() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("interrupted"));
 }
 
-/// Tama against itself at a tiny time control: the match completes and
-/// every game replays legally through the rules core.
+/// Tama against itself at a fixed depth (no clock: a loaded machine must
+/// not lose games on time): the match completes and every game replays
+/// legally through the rules core. The runner starts tama in strict mode
+/// (TAMA_STRICT), so a failing search would end a game as a fault.
 #[test]
 fn tama_against_itself_finishes_a_small_match() {
     let dir = scratch("self");
     let pdn = dir.join("games.pdn");
     run_match_ok(&args(&format!(
         "-engine cmd={TAMA} name=T1 -engine cmd={TAMA} name=T2 option.Hash=8 \
-         -each tc=1+0.02 -rounds 3 -repeat -maxmoves 150 -pdnout {}",
+         -each depth=3 -rounds 3 -repeat -maxmoves 150 -pdnout {}",
         pdn.display()
     )));
     let games = check_pdn(&pdn, Rules::default());

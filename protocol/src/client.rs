@@ -239,7 +239,11 @@ impl Engine {
         cmd.args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::null())
+            // The referee wants a failing search to be a failure: tama then
+            // exits (a crash, scored as such) instead of playing the first
+            // legal move. Other engines ignore the variable.
+            .env("TAMA_STRICT", "1");
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }

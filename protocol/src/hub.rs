@@ -497,15 +497,13 @@ mod tests {
 
     #[test]
     fn pydraughts_test_vectors() {
-        // /work/notes/hub_experiments/test_vectors.json, when present: every
-        // vector's position and moves decode, and our legal list equals
-        // pydraughts' legal list.
-        let Ok(text) = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/hub_vectors.txt"
-        )) else {
-            return;
-        };
+        // Vectors recorded from pydraughts (tests/data/hub_vectors.txt,
+        // committed): every vector's position and moves decode, and our
+        // legal list equals pydraughts' legal list. A missing file is a
+        // failure, not a pass.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hub_vectors.txt");
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("cannot read the pydraughts vectors {path}: {e}"));
         let (mut checked, mut skipped, mut pydraughts_bug, mut cut) = (0, 0, 0, 0);
         for line in text
             .lines()

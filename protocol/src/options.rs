@@ -38,12 +38,14 @@ pub struct OptionDef {
 pub const MAX_MULTIPV: i64 = 64;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
-/// The most search threads allowed: the number of CPUs.
-pub fn max_threads() -> i64 {
-    std::thread::available_parallelism()
-        .map(|n| n.get() as i64)
-        .unwrap_or(1)
-        .max(1)
+/// The most search threads allowed. More than the CPUs is accepted (a
+/// GUI's saved setting may come from a bigger machine; other UCI engines
+/// allow as many), with a notice that they share the CPUs.
+pub const MAX_THREADS: i64 = 256;
+
+/// The CPUs this process may run on.
+pub fn cpu_count() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// All options, in the order they are shown.
@@ -64,7 +66,7 @@ pub fn definitions() -> Vec<OptionDef> {
             kind: Kind::Spin {
                 default: 1,
                 min: 1,
-                max: max_threads(),
+                max: MAX_THREADS,
             },
         },
         OptionDef {
@@ -275,6 +277,8 @@ mod tests {
         assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
         assert_eq!(s.rules.variant, Variant::Turkish);
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
+        assert_eq!(s.set("Threads", Some("256")), Ok(Effect::None));
+        assert_eq!(s.threads, 256);
     }
 
     #[test]
@@ -286,7 +290,8 @@ mod tests {
             ("Hash", Some("65537")),
             ("Hash", Some("lots")),
             ("Hash", None),
-            ("Threads", Some("100000")),
+            ("Threads", Some("257")),
+            ("Threads", Some("0")),
             ("Variant", Some("russian")),
             ("CaptureRemoval", Some("later")),
             ("MidCapturePromotion", Some("maybe")),

@@ -410,15 +410,11 @@ fn introduce(s: &Session) {
 fn perft(s: &Session, depth: u32) {
     let pos = *s.game.position();
     let started = Instant::now();
-    let mut total = 0u64;
-    for (m, n) in divide(&pos, depth, false) {
-        s.out.line(&format!("{}: {n}", pos.move_text(&m)));
-        total += n;
+    let split = divide(&pos, depth, false);
+    for (m, n) in &split.moves {
+        s.out.line(&format!("{}: {n}", pos.move_text(m)));
     }
-    if depth == 0 {
-        total = 1;
-    }
-    s.out.line(&format!("Nodes searched: {total}"));
+    s.out.line(&format!("Nodes searched: {}", split.total));
     if s.debug {
         s.out.line(&format!(
             "info string perft time {} ms",
@@ -462,7 +458,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         Command::Stop => s.stop(),
         Command::PonderHit => s.ponder_hit(),
         Command::Quit => return Ok(Flow::Quit),
-        Command::Display => s.out.line(&display(&s.game)),
+        Command::Display => s.out.line(&display(&s.game, s.search_faults())),
         Command::LegalMoves => s.out.line(&legal_moves_text(&s.game)),
         Command::Eval => {
             let pos = s.game.position();
@@ -514,8 +510,9 @@ pub fn legal_moves_text(game: &Game) -> String {
     out
 }
 
-/// The `d` command: the board, FEN, side to move, rules, legal moves, state.
-pub fn display(game: &Game) -> String {
+/// The `d` command: the board, FEN, side to move, rules, legal moves, state,
+/// and how many searches of the session failed (`faults`).
+pub fn display(game: &Game, faults: u64) -> String {
     let pos = game.position();
     let mut s = String::from("   +-----------------+\n");
     for rank in (0..8u8).rev() {
@@ -558,6 +555,9 @@ pub fn display(game: &Game) -> String {
         ),
         GameStatus::DrawByRepetition => "threefold repetition (draw)".to_string(),
     };
+    s.push_str(&format!(
+        "Search faults: {faults} (searches that failed and were answered with the first legal move)\n"
+    ));
     s.push_str(&format!("Game state: {state}"));
     s
 }

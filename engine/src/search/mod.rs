@@ -270,18 +270,16 @@ impl Searcher {
         let started = Instant::now();
         let root = *game.position();
         let mut moves = movegen::legal_moves(&root);
-        if !limits.searchmoves.is_empty() && moves.iter().any(|m| limits.searchmoves.contains(m)) {
-            moves.retain(|m| limits.searchmoves.contains(m));
-        }
         if moves.is_empty() {
             return SearchOutcome::default();
         }
-        let waits = limits.infinite || control.is_pondering();
-        if moves.len() == 1 && !waits {
-            return SearchOutcome {
-                best_move: Some(moves[0]),
-                ..SearchOutcome::default()
-            };
+        // A forced move (the position has one legal move) needs no thought:
+        // one iteration, so that the GUI still gets a line with a score. A
+        // restriction to one move (`searchmoves`) is a question about that
+        // move and is searched like any other.
+        let forced = moves.len() == 1 && !(limits.infinite || control.is_pondering());
+        if !limits.searchmoves.is_empty() && moves.iter().any(|m| limits.searchmoves.contains(m)) {
+            moves.retain(|m| limits.searchmoves.contains(m));
         }
         self.tt.new_search();
         let threads = if self.options.baseline {
@@ -289,7 +287,11 @@ impl Searcher {
         } else {
             self.options.threads.clamp(1, 1024)
         };
-        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)) as i32;
+        let max_depth = if forced {
+            1
+        } else {
+            limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)) as i32
+        };
         let shared = Shared {
             tt: &self.tt,
             control,

@@ -8,6 +8,7 @@
 //!   and clocks; `adjudication`: ending games early;
 //! - `openings`: opening files and the built-in balanced set;
 //! - `pdn`: PDN writer and reader;
+//! - `shard`: `-shard K/N` and what a merge of shards checks;
 //! - `elo`: Elo, error bar, LOS; `pentanomial`: paired-game counts;
 //!   `sprt`: the sequential probability ratio test;
 //! - `report`: the tables; `results`: the results file and `--merge`;
@@ -42,6 +43,7 @@ pub mod results;
 mod run;
 pub mod schedule;
 pub mod signal;
+pub mod shard;
 pub mod sprt;
 
 use args::Command;

@@ -42,8 +42,8 @@ pub mod report;
 pub mod results;
 mod run;
 pub mod schedule;
-pub mod signal;
 pub mod shard;
+pub mod signal;
 pub mod sprt;
 
 use args::Command;
@@ -69,10 +69,12 @@ pub fn main(args: &[String]) -> i32 {
         Ok(Command::DumpOpenings(c)) => match load_openings(&c) {
             Ok(list) => {
                 for o in list {
-                    if o.moves.is_empty() {
-                        outln!("{}", o.start.fen());
-                    } else {
-                        outln!("{} | {}", o.start.fen(), o.moves);
+                    match (o.moves.is_empty(), o.score) {
+                        (true, None) => outln!("{}", o.start.fen()),
+                        (false, None) => outln!("{} | {}", o.start.fen(), o.moves),
+                        (_, Some(s)) => {
+                            outln!("{} | {} | {} {}", o.start.fen(), o.moves, s.cp, s.depth)
+                        }
                     }
                 }
                 0

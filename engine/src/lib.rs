@@ -3,6 +3,7 @@
 //! drives it.
 
 pub mod bitboard;
+pub mod egtb;
 pub mod eval;
 pub mod fen;
 pub mod game;

@@ -1,0 +1,12 @@
+//! Endgame databases: every position with few pieces solved by retrograde
+//! analysis (`build`), kept one file per material signature and rule set
+//! (`file`), numbered by a perfect index (`index`) and probed by the search
+//! (`probe`). docs/endgames.md describes the method and the figures.
+
+mod index;
+mod signature;
+mod value;
+
+pub use index::{Placement, TableIndex};
+pub use signature::{Signature, MAX_PIECES};
+pub use value::{Value, Wdl};

@@ -3,14 +3,20 @@
 //! (`file`), numbered by a perfect index (`index`) and probed by the search
 //! (`probe`). docs/endgames.md describes the method and the figures.
 
+mod build;
 mod file;
 mod index;
 mod probe;
 mod signature;
+mod unmove;
 mod value;
 
+pub use build::{build, BuildOptions, Progress};
 pub use file::{file_name, Encoding, FileError, Header, TableStats};
 pub use index::{Placement, TableIndex};
 pub use probe::{EgtbError, Table, Tablebase};
 pub use signature::{Signature, MAX_PIECES};
 pub use value::{Value, Wdl};
+
+#[cfg(test)]
+mod tests;

@@ -36,6 +36,7 @@ use super::value::{Value, Wdl};
 use crate::movegen;
 use crate::moves::MoveList;
 use crate::rules::Rules;
+use arrayvec::ArrayVec;
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -385,10 +386,19 @@ impl<'a> PairBuild<'a> {
         let next = level + 1;
         let lost_here = level % 2 == 0;
         let here_symmetric = here.mirrored() == here;
+        // Numbers first, states after: the state loads miss the cache, and
+        // a loop of independent loads lets them overlap.
+        let mut preds = ArrayVec::<(u64, bool), { crate::moves::MAX_MOVES }>::new();
         quiet_predecessors(&here.flipped(), self.rules.variant, |q| {
-            let q_index = self.offsets[pt] + table.index(&q);
-            let cell = &self.state[q_index as usize];
-            let s = cell.load(Relaxed);
+            preds.push((self.offsets[pt] + table.index(&q), q.mirrored() == q));
+        });
+        let mut states = [0u16; crate::moves::MAX_MOVES];
+        for (k, &(q, _)) in preds.iter().enumerate() {
+            states[k] = self.state[q as usize].load(Relaxed);
+        }
+        for (k, &(q, q_symmetric)) in preds.iter().enumerate() {
+            let s = states[k];
+            let cell = &self.state[q as usize];
             if lost_here {
                 // Each predecessor wins by moving here.
                 let improves = s == UNDECIDED || (s & PENDING != 0 && distance_of(s) > next);
@@ -399,20 +409,19 @@ impl<'a> PairBuild<'a> {
                 {
                     self.max_level.fetch_max(next, Relaxed);
                 }
-                return;
+                continue;
             }
             // A win here: an escape fewer for each predecessor.
             if s != UNDECIDED {
-                return;
+                continue;
             }
-            let q_symmetric = q.mirrored() == q;
             let take = match (q_symmetric, here_symmetric) {
                 (true, false) => 4,
                 (false, true) => 1,
                 _ => 2,
             };
-            if self.count[q_index as usize].fetch_sub(take, Relaxed) == take {
-                let d = self.loss_distance(q_index, level);
+            if self.count[q as usize].fetch_sub(take, Relaxed) == take {
+                let d = self.loss_distance(q, level);
                 let s = if d == next {
                     encode_distance(d)
                 } else {
@@ -421,7 +430,7 @@ impl<'a> PairBuild<'a> {
                 cell.store(s, Relaxed);
                 self.max_level.fetch_max(d, Relaxed);
             }
-        });
+        }
     }
 
     /// The distance of an entry all of whose moves lose, its last inside

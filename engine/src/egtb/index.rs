@@ -155,9 +155,10 @@ fn comb_rank(set: u64) -> u64 {
     r
 }
 
-/// The set of `k` positions with combination rank `r` (inverse of `comb_rank`).
+/// The set of `k` positions with combination rank `r` (inverse of
+/// `comb_rank`), found by bisection; `comb_unrank` looks it up instead.
 #[inline]
-fn comb_unrank(mut r: u64, k: u32, n: u32) -> u64 {
+fn comb_unrank_by_search(mut r: u64, k: u32, n: u32) -> u64 {
     let mut set = 0u64;
     // The largest position is the largest p < hi with C(p, i) <= r,
     // found by bisection (C(p, i) grows with p).
@@ -179,9 +180,34 @@ fn comb_unrank(mut r: u64, k: u32, n: u32) -> u64 {
     set
 }
 
-/// Each set bit of `set` (a subset of `domain`) replaced by its rank among
-/// the bits of `domain`: squares to positions in the domain.
+/// The set of `k` positions with combination rank `r`. The combinatorial
+/// number system does not depend on the domain's size, so one table per
+/// `k`, over the 64-square domain, serves every class (up to 5 MB for k = 4).
 #[inline]
+fn comb_unrank(r: u64, k: u32) -> u64 {
+    match k {
+        0 => 0,
+        1 => 1 << r,
+        _ => {
+            static TABLES: [OnceLock<Vec<u64>>; MAX_PIECES as usize] =
+                [EMPTY_SETS; MAX_PIECES as usize];
+            let table = TABLES[k as usize].get_or_init(|| {
+                (0..binom(64, k))
+                    .map(|r| comb_unrank_by_search(r, k, 64))
+                    .collect()
+            });
+            table[r as usize]
+        }
+    }
+}
+
+#[allow(clippy::declare_interior_mutable_const)] // an array initialiser only
+const EMPTY_SETS: OnceLock<Vec<u64>> = OnceLock::new();
+
+/// Each set bit of `set` (a subset of `domain`) replaced by its rank among
+/// the bits of `domain`: squares to positions in the domain (`rank_in`
+/// does it on the way; the tests check `expand` against it).
+#[cfg(test)]
 fn compress(set: u64, domain: u64) -> u64 {
     let mut out = 0u64;
     let mut rest = set;
@@ -191,6 +217,22 @@ fn compress(set: u64, domain: u64) -> u64 {
         rest ^= low;
     }
     out
+}
+
+/// `comb_rank(compress(set, domain))` in one pass: what numbering a
+/// position does for every class but the lead.
+#[inline]
+fn rank_in(set: u64, domain: u64) -> u64 {
+    let mut r = 0;
+    let mut rest = set;
+    let mut i = 1;
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        r += binom((domain & (low - 1)).count_ones(), i);
+        rest ^= low;
+        i += 1;
+    }
+    r
 }
 
 /// The inverse of `compress`: positions in `domain` back to squares.
@@ -205,24 +247,49 @@ fn expand(positions: u64, domain: u64) -> u64 {
     out
 }
 
-/// The square of the `j`-th set bit of `mask` (counting from 0).
+/// The square of the `j`-th set bit of `mask` (counting from 0), by
+/// broadword arithmetic (Vigna, "Broadword implementation of rank/select
+/// queries", 2008): no loop, no branch to mispredict.
 #[inline]
-fn select(mut mask: u64, mut j: u32) -> u32 {
-    let mut base = 0;
-    loop {
-        let c = (mask & 0xff).count_ones();
-        if j < c {
-            break;
-        }
-        j -= c;
-        mask >>= 8;
-        base += 8;
-    }
-    for _ in 0..j {
-        mask &= mask - 1;
-    }
-    base + mask.trailing_zeros()
+fn select(mask: u64, j: u32) -> u32 {
+    const L8: u64 = 0x0101_0101_0101_0101;
+    const H8: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(j < mask.count_ones());
+    // Bits per byte, then running sums: byte i holds the count in bytes 0..=i.
+    let mut s = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = ((s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(L8);
+    // The number of bytes whose running sum is <= j is the byte holding it.
+    let k = u64::from(j) * L8;
+    let le = ((k | H8) - (s & !H8)) ^ k ^ s;
+    let byte = ((le & H8) >> 7).wrapping_mul(L8) >> 56;
+    let shift = byte * 8;
+    let before = ((s << 8) >> shift) & 0xFF;
+    let rest = u64::from(j) - before;
+    let in_byte = SELECT_IN_BYTE[((mask >> shift) & 0xFF) as usize][rest as usize];
+    shift as u32 + u32::from(in_byte)
 }
+
+const fn select_in_byte() -> [[u8; 8]; 256] {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+}
+
+/// `SELECT_IN_BYTE[b][j]`: the bit of the `j`-th set bit of byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = select_in_byte();
 
 /// The lead class's sets of one size in a full domain, numbered in the
 /// canonical orientation only.
@@ -248,7 +315,7 @@ impl CanonTable {
         let mut rank_of = Vec::new();
         let mut symmetric = Vec::new();
         for r in 0..total {
-            let set = comb_unrank(r, k, domain_size);
+            let set = comb_unrank_by_search(r, k, domain_size);
             let mut mirror = 0u64;
             let mut rest = set;
             while rest != 0 {
@@ -388,7 +455,8 @@ impl TableIndex {
     /// The lead class's set as positions in its (full) domain.
     #[inline]
     fn lead_positions(&self, p: &Placement) -> u64 {
-        compress(p.classes()[self.lead].0, DOMAINS[self.lead].0)
+        // The lead's domain is whole and contiguous (ranks 2-7, or the board).
+        p.classes()[self.lead].0 >> DOMAINS[self.lead].0.trailing_zeros()
     }
 
     /// The entry of a placement of this signature (men on man squares):
@@ -430,7 +498,7 @@ impl TableIndex {
             let rank = if class == self.lead {
                 u64::from(number)
             } else {
-                comb_rank(compress(set, DOMAINS[class].0 & !taken))
+                rank_in(set, DOMAINS[class].0 & !taken)
             };
             index = index * self.radix[class] + rank;
             taken |= set;
@@ -457,7 +525,7 @@ impl TableIndex {
             } else {
                 ranks[class]
             };
-            let positions = comb_unrank(rank, self.counts[class], domain.count_ones());
+            let positions = comb_unrank(rank, self.counts[class]);
             sets[class] = expand(positions, domain);
             taken |= sets[class];
         }
@@ -498,7 +566,8 @@ mod tests {
     fn combination_ranks_round_trip() {
         for (n, k) in [(48, 1), (48, 3), (64, 2), (20, 4)] {
             for r in 0..binom(n, k) {
-                let set = comb_unrank(r, k, n);
+                let set = comb_unrank_by_search(r, k, n);
+                assert_eq!(comb_unrank(r, k), set);
                 assert_eq!(set.count_ones(), k);
                 assert!(set < (1u64 << n) || n == 64);
                 assert_eq!(comb_rank(set), r);
@@ -539,8 +608,16 @@ mod tests {
             let domain = rng.next_u64();
             let set = domain & rng.next_u64() & rng.next_u64();
             assert_eq!(expand(compress(set, domain), domain), set);
+            assert_eq!(rank_in(set, domain), comb_rank(compress(set, domain)));
         }
         assert_eq!(select(0b1011_0000_0000, 2), 11);
+        for _ in 0..1000 {
+            let mask = rng.next_u64() & rng.next_u64();
+            let squares: Vec<u32> = (0..64).filter(|&b| mask & (1 << b) != 0).collect();
+            for (j, &sq) in squares.iter().enumerate() {
+                assert_eq!(select(mask, j as u32), sq, "{mask:x} {j}");
+            }
+        }
     }
 
     #[test]

@@ -99,44 +99,60 @@ pub fn build(
             vec![first, first.flipped()]
         };
         i += pair.len();
-        let paths: Vec<PathBuf> = pair
-            .iter()
-            .map(|&s| dir.join(file_name(opts.rules, s)))
-            .collect();
-        if paths.iter().all(|p| p.exists()) {
-            for (&s, path) in pair.iter().zip(&paths) {
-                known.insert(Table::open(path, opts.rules, s)?);
-            }
-            progress(Progress::Kept { signatures: pair });
-            continue;
-        }
-        let start = Instant::now();
-        let distances = first.pieces() <= opts.distance_pieces;
-        let group = PairBuild::new(opts.rules, &pair, &known, distances);
-        let entries = group.len();
-        progress(Progress::Started {
-            signatures: pair.clone(),
-            entries,
-        });
-        group.solve(opts.threads.max(1));
-        let mut bytes = 0;
-        for (t, path) in paths.iter().enumerate() {
-            let (header, payload) = group.encode(t);
-            write_atomically(path, &header.encode(&payload), &payload)?;
-            bytes += (super::file::HEADER_LEN + payload.len()) as u64;
-        }
-        drop(group);
+        build_pair(dir, opts, &pair, &mut known, progress)?;
+    }
+    Ok(known)
+}
+
+/// Builds (or keeps, when its files are there) one signature and its
+/// flipped twin, and adds them to `known`, which must hold every table
+/// they capture or crown into.
+pub(crate) fn build_pair(
+    dir: &Path,
+    opts: &BuildOptions,
+    pair: &[Signature],
+    known: &mut Tablebase,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(), EgtbError> {
+    let paths: Vec<PathBuf> = pair
+        .iter()
+        .map(|&s| dir.join(file_name(opts.rules, s)))
+        .collect();
+    if paths.iter().all(|p| p.exists()) {
         for (&s, path) in pair.iter().zip(&paths) {
             known.insert(Table::open(path, opts.rules, s)?);
         }
-        progress(Progress::Finished {
-            signatures: pair,
-            entries,
-            bytes,
-            elapsed: start.elapsed(),
+        progress(Progress::Kept {
+            signatures: pair.to_vec(),
         });
+        return Ok(());
     }
-    Ok(known)
+    let start = Instant::now();
+    let distances = pair[0].pieces() <= opts.distance_pieces;
+    let group = PairBuild::new(opts.rules, pair, known, distances);
+    let entries = group.len();
+    progress(Progress::Started {
+        signatures: pair.to_vec(),
+        entries,
+    });
+    group.solve(opts.threads.max(1));
+    let mut bytes = 0;
+    for (t, path) in paths.iter().enumerate() {
+        let (header, payload) = group.encode(t);
+        write_atomically(path, &header.encode(&payload), &payload)?;
+        bytes += (super::file::HEADER_LEN + payload.len()) as u64;
+    }
+    drop(group);
+    for (&s, path) in pair.iter().zip(&paths) {
+        known.insert(Table::open(path, opts.rules, s)?);
+    }
+    progress(Progress::Finished {
+        signatures: pair.to_vec(),
+        entries,
+        bytes,
+        elapsed: start.elapsed(),
+    });
+    Ok(())
 }
 
 /// Writes to `NAME.tmp` and renames: an interrupted build never leaves a
@@ -164,6 +180,13 @@ const MAX_DISTANCE: u32 = 0x7FF0;
 #[inline(always)]
 fn distance_of(state: u16) -> u32 {
     u32::from(state & !PENDING)
+}
+
+/// A distance set but not final yet (never `UNDECIDED` or `DRAW`, whose
+/// bits include `PENDING`).
+#[inline(always)]
+fn is_pending(state: u16) -> bool {
+    state < DRAW && state & PENDING != 0
 }
 
 #[inline(always)]
@@ -306,7 +329,7 @@ impl<'a> PairBuild<'a> {
                 for entry in range {
                     let s = self.state[entry as usize].load(Relaxed);
                     if is_decided_at(s, level) {
-                        if s & PENDING != 0 {
+                        if is_pending(s) {
                             self.state[entry as usize].store(encode_distance(level), Relaxed);
                         }
                         self.propagate(entry, level);
@@ -401,7 +424,7 @@ impl<'a> PairBuild<'a> {
             let cell = &self.state[q as usize];
             if lost_here {
                 // Each predecessor wins by moving here.
-                let improves = s == UNDECIDED || (s & PENDING != 0 && distance_of(s) > next);
+                let improves = s == UNDECIDED || (is_pending(s) && distance_of(s) > next);
                 if improves
                     && cell
                         .compare_exchange(s, encode_distance(next), Relaxed, Relaxed)
@@ -461,7 +484,7 @@ impl<'a> PairBuild<'a> {
         let value = |e: u64| match self.state[e as usize].load(Relaxed) {
             UNDECIDED | DRAW => Value::DRAW,
             s => {
-                debug_assert_eq!(s & PENDING, 0, "pending after the last level");
+                debug_assert!(!is_pending(s), "pending after the last level");
                 Value::decided(distance_of(s))
             }
         };

@@ -126,6 +126,28 @@ fn two_and_three_piece_tables_are_consistent_under_every_rule_set() {
     }
 }
 
+/// One 4-piece table, KKvKK, which needs only the kings-only tables of 2
+/// and 3 pieces: the smallest with positions that are their own mirror
+/// image (the 1/2/4 counting in `propagate`) and drawn positions with a
+/// capture due that a quiet move backwards reaches from a loss (once
+/// wrongly made wins: the DRAW state has the PENDING bit set).
+#[test]
+fn kings_two_against_two_is_consistent() {
+    let rules = Rules::ARMENIAN;
+    let dir = TempDir::new("kkvkk");
+    let mut tb = build_quietly(dir.path(), rules, 3, 4);
+    let opts = BuildOptions {
+        rules,
+        max_pieces: 4,
+        distance_pieces: 4,
+        threads: 2,
+    };
+    let kkvkk = Signature::parse("KKvKK").unwrap();
+    super::build::build_pair(dir.path(), &opts, &[kkvkk], &mut tb, &mut |_| {}).unwrap();
+    // 64 * 63 / 2 * 62 * 61 / 2 positions.
+    assert_eq!(check_consistency(&tb, kkvkk), 2016 * 1891);
+}
+
 /// The 4-piece tables, for one rule set (minutes):
 /// `TAMA_EGTB_RULES=turkish,deferred,false cargo test --release -p tama-engine
 /// --lib egtb::tests::four_piece -- --ignored`.

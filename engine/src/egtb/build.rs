@@ -43,18 +43,24 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+/// What to build.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
+    /// The rule set the tables are for.
     pub rules: Rules,
     /// Build every signature of up to this many pieces.
     pub max_pieces: u32,
     /// Keep distances for tables of up to this many pieces.
     pub distance_pieces: u32,
+    /// Threads that share each level of the analysis.
     pub threads: usize,
 }
 
 impl BuildOptions {
+    /// Pieces built when the caller does not say (the default).
     pub const DEFAULT_PIECES: u32 = 4;
+    /// Tables of up to 4 pieces keep distances: one byte an entry is
+    /// affordable there, and 5-piece tables would be four times larger.
     pub const DEFAULT_DISTANCE_PIECES: u32 = 4;
 }
 
@@ -62,15 +68,26 @@ impl BuildOptions {
 #[derive(Clone, Debug)]
 pub enum Progress {
     /// Valid files for the pair are already there (an earlier run).
-    Kept { signatures: Vec<Signature> },
-    Started {
+    Kept {
+        /// The signature and its flipped twin (one when it is its own).
         signatures: Vec<Signature>,
+    },
+    /// The pair's analysis begins.
+    Started {
+        /// The signature and its flipped twin (one when it is its own).
+        signatures: Vec<Signature>,
+        /// Entries of the pair together.
         entries: u64,
     },
+    /// The pair's files are written.
     Finished {
+        /// The signature and its flipped twin (one when it is its own).
         signatures: Vec<Signature>,
+        /// Entries of the pair together.
         entries: u64,
+        /// Bytes of the files written.
         bytes: u64,
+        /// Time the pair took.
         elapsed: Duration,
     },
 }

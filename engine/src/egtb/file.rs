@@ -67,6 +67,7 @@ impl Encoding {
         }
     }
 
+    /// Bytes of payload for a table of `entries` entries.
     pub fn payload_len(self, entries: u64) -> u64 {
         match self {
             Encoding::Wdl2 => entries.div_ceil(4),
@@ -75,6 +76,7 @@ impl Encoding {
         }
     }
 
+    /// Whether the payload holds distances (or only win/draw/loss).
     pub fn keeps_distance(self) -> bool {
         self != Encoding::Wdl2
     }
@@ -139,33 +141,75 @@ impl Encoding {
 /// Counts over a table's positions (mirror pairs count as two).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct TableStats {
+    /// Positions won by the side to move.
     pub wins: u64,
+    /// Positions drawn.
     pub draws: u64,
+    /// Positions lost by the side to move.
     pub losses: u64,
     /// Plies of the longest win, when the table keeps distances.
     pub longest_win: Option<u32>,
 }
 
+/// What a table file says about itself (its first `HEADER_LEN` bytes).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Header {
+    /// The rule set the table was built for.
     pub rules: Rules,
+    /// The material it holds.
     pub signature: Signature,
+    /// How the payload encodes values.
     pub encoding: Encoding,
+    /// Number of entries (the index's length).
     pub entries: u64,
+    /// Counts of wins, draws and losses.
     pub stats: TableStats,
+    /// Bytes after the header.
     pub payload_len: u64,
 }
 
 /// Why a file was refused.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum FileError {
-    Truncated { len: u64, expected: u64 },
+    /// Shorter or longer than its header says.
+    Truncated {
+        /// Bytes in the file.
+        len: u64,
+        /// Bytes the header (or the header's size) calls for.
+        expected: u64,
+    },
+    /// No `TAMAEGTB` magic.
     NotATable,
-    Version { format: u16, index: u16 },
-    OtherRules { file: String, wanted: Rules },
-    OtherSignature { file: Signature, wanted: Signature },
+    /// A format or index version this build does not read.
+    Version {
+        /// The file's format version.
+        format: u16,
+        /// The file's index version.
+        index: u16,
+    },
+    /// Built for another rule set.
+    OtherRules {
+        /// The rules the header names.
+        file: String,
+        /// The rules asked for.
+        wanted: Rules,
+    },
+    /// Holds another signature than its name says.
+    OtherSignature {
+        /// The signature in the header.
+        file: Signature,
+        /// The signature of the file name.
+        wanted: Signature,
+    },
+    /// A header field out of range.
     Corrupt(&'static str),
-    Checksum { stored: u64, computed: u64 },
+    /// The checksum does not match the bytes.
+    Checksum {
+        /// The checksum in the header.
+        stored: u64,
+        /// The checksum of the bytes read.
+        computed: u64,
+    },
 }
 
 impl fmt::Display for FileError {

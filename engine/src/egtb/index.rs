@@ -46,8 +46,11 @@ fn mirror_files(b: Bitboard) -> Bitboard {
 /// placement comes from; a table entry always has "us" to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Placement {
+    /// The pieces of the side the placement is seen from.
     pub us: Bitboard,
+    /// The other side's pieces.
     pub them: Bitboard,
+    /// The kings of both sides.
     pub kings: Bitboard,
 }
 
@@ -102,6 +105,7 @@ impl Placement {
         ]
     }
 
+    /// The material on the board.
     pub fn signature(&self) -> Signature {
         let [um, tm, uk, tk] = self.classes().map(|c| c.count() as u8);
         Signature::new(um, uk, tm, tk)
@@ -397,6 +401,8 @@ pub struct TableIndex {
 const DOMAINS: [Bitboard; 4] = [MAN_SQUARES, MAN_SQUARES, Bitboard::FULL, Bitboard::FULL];
 
 impl TableIndex {
+    /// The numbering of `signature` (panics for one with no table: more
+    /// than `MAX_PIECES` pieces, or a side without pieces).
     pub fn new(signature: Signature) -> TableIndex {
         let s = signature;
         assert!(
@@ -439,6 +445,7 @@ impl TableIndex {
         }
     }
 
+    /// The signature numbered.
     pub fn signature(&self) -> Signature {
         self.signature
     }
@@ -448,6 +455,7 @@ impl TableIndex {
         self.len
     }
 
+    /// Never true for a signature with a table (clippy wants it beside `len`).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -560,7 +568,7 @@ impl TableIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn combination_ranks_round_trip() {
@@ -606,7 +614,11 @@ mod tests {
         let mut rng = Rng::new(7);
         for _ in 0..1000 {
             let domain = rng.next_u64();
-            let set = domain & rng.next_u64() & rng.next_u64();
+            // Ranks exist for sets of up to 7 (the binomial table's width).
+            let mut set = domain & rng.next_u64() & rng.next_u64();
+            while set.count_ones() > 7 {
+                set &= set - 1;
+            }
             assert_eq!(expand(compress(set, domain), domain), set);
             assert_eq!(rank_in(set, domain), comb_rank(compress(set, domain)));
         }

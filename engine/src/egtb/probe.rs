@@ -15,16 +15,25 @@ use std::path::{Path, PathBuf};
 /// Why a database could not be opened or built.
 #[derive(Debug)]
 pub enum EgtbError {
+    /// A file or directory could not be read or written.
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// What the system said.
         error: std::io::Error,
     },
+    /// A table file was refused.
     File {
+        /// The file.
         path: PathBuf,
+        /// Why it was refused.
         error: FileError,
     },
+    /// A file named for these rules whose signature part does not parse.
     BadName {
+        /// The file.
         path: PathBuf,
+        /// Why the name does not parse.
         reason: String,
     },
 }
@@ -52,6 +61,7 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> EgtbError 
 
 /// One opened table file.
 pub struct Table {
+    /// The file's header, checked on open.
     pub header: Header,
     index: TableIndex,
     /// The whole file; the payload starts at `HEADER_LEN`.
@@ -136,6 +146,7 @@ impl Tablebase {
         self.tables[id] = Some(table);
     }
 
+    /// The rule set of every table here.
     pub fn rules(&self) -> Rules {
         self.rules
     }
@@ -145,6 +156,7 @@ impl Tablebase {
         self.dir.as_deref()
     }
 
+    /// The table of `signature`, if it is here.
     pub fn table(&self, signature: Signature) -> Option<&Table> {
         self.tables.get(signature.id())?.as_ref()
     }

@@ -10,13 +10,18 @@ pub const MAX_PIECES: u32 = 6;
 /// Men and kings of the side to move ("us") and of the other side ("them").
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Signature {
+    /// Men of the side to move.
     pub us_men: u8,
+    /// Kings of the side to move.
     pub us_kings: u8,
+    /// Men of the other side.
     pub them_men: u8,
+    /// Kings of the other side.
     pub them_kings: u8,
 }
 
 impl Signature {
+    /// A signature from its four counts.
     pub const fn new(us_men: u8, us_kings: u8, them_men: u8, them_kings: u8) -> Signature {
         Signature {
             us_men,
@@ -26,10 +31,12 @@ impl Signature {
         }
     }
 
+    /// Pieces on the board.
     pub const fn pieces(self) -> u32 {
         (self.us_men + self.us_kings + self.them_men + self.them_kings) as u32
     }
 
+    /// Men of both sides.
     pub const fn men(self) -> u32 {
         (self.us_men + self.them_men) as u32
     }
@@ -46,6 +53,7 @@ impl Signature {
             + self.them_kings as usize
     }
 
+    /// One more than the largest `id`.
     pub const ID_LIMIT: usize = (MAX_PIECES as usize + 1).pow(4);
 
     /// Every signature with 2..=`max_pieces` pieces and at least one piece a

@@ -4,8 +4,8 @@
 use super::*;
 use crate::movegen;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::Rules;
-use crate::testutil::Rng;
 use std::path::{Path, PathBuf};
 
 /// A fresh directory under the system's temporary one, removed on drop.

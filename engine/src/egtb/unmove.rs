@@ -56,8 +56,8 @@ pub fn quiet_predecessors(after: &Placement, variant: Variant, mut f: impl FnMut
 mod tests {
     use super::*;
     use crate::movegen;
+    use crate::rng::Rng;
     use crate::rules::Rules;
-    use crate::testutil::Rng;
 
     /// The predecessors found backwards are exactly the positions whose
     /// quiet non-crowning moves, played forwards, reach the position: on

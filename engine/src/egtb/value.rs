@@ -3,9 +3,13 @@
 use std::fmt;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+/// Win, draw or loss for the side to move (ordered worst first).
 pub enum Wdl {
+    /// The side to move loses with best play.
     Loss,
+    /// Neither side can force a win.
     Draw,
+    /// The side to move wins with best play.
     Win,
 }
 
@@ -14,12 +18,14 @@ pub enum Wdl {
 /// hurrying and the loser holding out.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Value {
+    /// The result with best play.
     pub wdl: Wdl,
     /// `None` for a draw, and for tables that keep only win/draw/loss.
     pub plies: Option<u32>,
 }
 
 impl Value {
+    /// A draw (draws have no distance).
     pub const DRAW: Value = Value {
         wdl: Wdl::Draw,
         plies: None,
@@ -34,6 +40,7 @@ impl Value {
         }
     }
 
+    /// A result from a table that keeps no distance.
     pub const fn without_distance(wdl: Wdl) -> Value {
         Value { wdl, plies: None }
     }

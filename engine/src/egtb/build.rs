@@ -239,6 +239,12 @@ struct PairBuild<'a> {
     max_level: AtomicU32,
 }
 
+/// Working memory of a pair's build per entry (its state and its count),
+/// besides the payload being written: what bounds the largest pair that
+/// fits in memory.
+pub const BUILD_BYTES_PER_ENTRY: u64 =
+    (std::mem::size_of::<AtomicU16>() + std::mem::size_of::<AtomicU8>()) as u64;
+
 /// Entries a worker takes at a time.
 const CHUNK: u64 = 1 << 12;
 

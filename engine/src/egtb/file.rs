@@ -35,6 +35,7 @@ pub const MAGIC: &[u8; 8] = b"TAMAEGTB";
 pub const FORMAT_VERSION: u16 = 1;
 /// Bumped whenever `index.rs` numbers entries differently.
 pub const INDEX_VERSION: u16 = 1;
+/// Bytes of the header at the start of every file.
 pub const HEADER_LEN: usize = 80;
 const NO_DISTANCE: u32 = u32::MAX;
 

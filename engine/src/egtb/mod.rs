@@ -11,8 +11,8 @@ mod signature;
 mod unmove;
 mod value;
 
-pub use build::{build, BuildOptions, Progress};
-pub use file::{file_name, Encoding, FileError, Header, TableStats};
+pub use build::{build, BuildOptions, Progress, BUILD_BYTES_PER_ENTRY};
+pub use file::{file_name, Encoding, FileError, Header, TableStats, HEADER_LEN};
 pub use index::{Placement, TableIndex};
 pub use probe::{EgtbError, Table, Tablebase};
 pub use signature::{Signature, MAX_PIECES};

@@ -158,6 +158,10 @@ impl Tablebase {
 
     /// The table of `signature`, if it is here.
     pub fn table(&self, signature: Signature) -> Option<&Table> {
+        // Beyond MAX_PIECES, ids would alias smaller signatures.
+        if signature.pieces() > MAX_PIECES {
+            return None;
+        }
         self.tables.get(signature.id())?.as_ref()
     }
 

@@ -19,4 +19,4 @@ pub use signature::{Signature, MAX_PIECES};
 pub use value::{Value, Wdl};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -29,6 +29,13 @@ pub enum EgtbError {
         /// Why it was refused.
         error: FileError,
     },
+    /// A directory without a single table for the rules asked for.
+    NoTables {
+        /// The directory.
+        dir: PathBuf,
+        /// The rules asked for.
+        rules: Rules,
+    },
     /// A file named for these rules whose signature part does not parse.
     BadName {
         /// The file.
@@ -46,6 +53,11 @@ impl fmt::Display for EgtbError {
                 write!(f, "{}: refused: {error}", path.display())
             }
             EgtbError::BadName { path, reason } => write!(f, "{}: {reason}", path.display()),
+            EgtbError::NoTables { dir, rules } => write!(
+                f,
+                "{}: no tables for {rules} (build them with `tama egtb build`)",
+                dir.display()
+            ),
         }
     }
 }
@@ -116,7 +128,9 @@ impl Tablebase {
 
     /// Every table of `rules` in `dir`, each checked whole. Files of other
     /// rule sets (other names) are left alone; a file named for these rules
-    /// that is damaged or holds something else is an error.
+    /// that is damaged or holds something else is an error, and so is a
+    /// missing directory or one without a table for these rules (a probe
+    /// could only fail).
     pub fn open(dir: &Path, rules: Rules) -> Result<Tablebase, EgtbError> {
         let mut tb = Tablebase::empty(rules);
         tb.dir = Some(dir.to_path_buf());
@@ -137,6 +151,12 @@ impl Tablebase {
                 reason,
             })?;
             tb.insert(Table::open(&path, rules, signature)?);
+        }
+        if tb.tables.iter().all(Option::is_none) {
+            return Err(EgtbError::NoTables {
+                dir: dir.to_path_buf(),
+                rules,
+            });
         }
         Ok(tb)
     }

@@ -66,6 +66,11 @@ fn error(args: &[&str]) -> String {
     err
 }
 
+/// The error of a probe that must fail.
+fn probe_error(dir: &str, fen: &str) -> String {
+    error(&["egtb", "probe", "--dir", dir, "--fen", fen])
+}
+
 fn kvk_file(dir: &Path) -> PathBuf {
     dir.join("armenian-immediate-false-KvK.egtb")
 }
@@ -124,14 +129,7 @@ fn an_interrupted_build_resumes_by_signature() {
 fn bad_input_is_one_line_with_status_2() {
     let dir = TempDir::new("errors");
     let missing = dir.0.join("nowhere");
-    let err = error(&[
-        "egtb",
-        "probe",
-        "--dir",
-        missing.to_str().unwrap(),
-        "--fen",
-        "W:WKa1:BKh8",
-    ]);
+    let err = probe_error(missing.to_str().unwrap(), "W:WKa1:BKh8");
     assert!(err.contains("nowhere: No such file or directory"), "{err}");
     let err = error(&["egtb", "stats", "--dir", missing.to_str().unwrap()]);
     assert!(err.contains("nowhere: No such file or directory"), "{err}");
@@ -140,23 +138,9 @@ fn bad_input_is_one_line_with_status_2() {
 
     build(&dir, "2");
     // A 3-piece position with only the 2-piece tables built.
-    let err = error(&[
-        "egtb",
-        "probe",
-        "--dir",
-        dir.arg(),
-        "--fen",
-        "W:WKa1,Kc3:BKh8",
-    ]);
+    let err = probe_error(dir.arg(), "W:WKa1,Kc3:BKh8");
     assert!(err.contains("no table for KKvK (3 pieces)"), "{err}");
-    let err = error(&[
-        "egtb",
-        "probe",
-        "--dir",
-        dir.arg(),
-        "--fen",
-        "W:Wa3,b3,c3,d3:Ba6,b6,c6",
-    ]);
+    let err = probe_error(dir.arg(), "W:Wa3,b3,c3,d3:Ba6,b6,c6");
     assert!(err.contains("too many pieces: 7"), "{err}");
     // Another variant's tables are not there.
     let err = error(&["egtb", "stats", "--variant", "turkish", "--dir", dir.arg()]);

@@ -181,6 +181,7 @@ fn go_depth_reports_and_answers_once() {
             " nodes ",
             " nps ",
             " hashfull ",
+            " tbhits ",
             " time ",
             " pv ",
         ] {

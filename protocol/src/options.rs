@@ -25,6 +25,10 @@ pub enum Kind {
         values: &'static [&'static str],
     },
     Button,
+    /// Free text (a path); UCI's `string`.
+    Text {
+        default: &'static str,
+    },
 }
 
 /// One option: its UCI name, its Hub name (`None`: not offered in Hub), its kind.
@@ -123,6 +127,20 @@ pub fn definitions() -> Vec<OptionDef> {
             hub: Some("baseline"),
             kind: Kind::Check { default: false },
         },
+        OptionDef {
+            uci: "EGTBPath",
+            hub: Some("egtbpath"),
+            kind: Kind::Text { default: "" },
+        },
+        OptionDef {
+            uci: "EGTBPieces",
+            hub: Some("egtbpieces"),
+            kind: Kind::Spin {
+                default: tama_engine::egtb::MAX_PIECES as i64,
+                min: 0,
+                max: tama_engine::egtb::MAX_PIECES as i64,
+            },
+        },
     ]
 }
 
@@ -150,6 +168,10 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     pub rules: Rules,
     pub baseline: bool,
+    /// The endgame databases' directory ("": none).
+    pub egtb_path: String,
+    /// Probe positions of up to this many pieces.
+    pub egtb_pieces: u32,
 }
 
 impl Default for Settings {
@@ -162,6 +184,8 @@ impl Default for Settings {
             move_overhead_ms: 30,
             rules: Rules::default(),
             baseline: false,
+            egtb_path: String::new(),
+            egtb_pieces: tama_engine::egtb::MAX_PIECES,
         }
     }
 }
@@ -172,6 +196,8 @@ pub enum Effect {
     None,
     ClearHash,
     RulesChanged,
+    /// The endgame databases' directory changed: open it.
+    TablesChanged,
 }
 
 impl Settings {
@@ -187,6 +213,8 @@ impl Settings {
             "captureremoval" => self.rules.capture_removal.to_string(),
             "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
             "baseline" => self.baseline.to_string(),
+            "egtbpath" => self.egtb_path.clone(),
+            "egtbpieces" => self.egtb_pieces.to_string(),
             _ => String::new(),
         }
     }
@@ -229,6 +257,7 @@ impl Settings {
                     "hash" => self.hash_mb = n as usize,
                     "threads" => self.threads = n as usize,
                     "multipv" => self.multipv = n as usize,
+                    "egtbpieces" => self.egtb_pieces = n as u32,
                     _ => self.move_overhead_ms = n as u64,
                 }
                 Ok(Effect::None)
@@ -245,6 +274,11 @@ impl Settings {
                     }
                 }
                 Ok(Effect::None)
+            }
+            Kind::Text { .. } => {
+                // UCI spells the empty string `<empty>`.
+                self.egtb_path = value.filter(|v| *v != "<empty>").unwrap_or("").to_string();
+                Ok(Effect::TablesChanged)
             }
             Kind::Combo { .. } => {
                 let text = need()?;

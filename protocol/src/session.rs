@@ -14,9 +14,11 @@ use crate::text::one_line;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use tama_engine::egtb::Tablebase;
 use tama_engine::movegen::legal_moves;
 use tama_engine::search::{
     SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher, Tuning,
@@ -75,6 +77,17 @@ impl Out {
         let _ = o.writer.flush();
         o.searching = false;
     }
+}
+
+/// The databases `settings` name (none for an empty path), every file
+/// checked.
+fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, String> {
+    if settings.egtb_path.is_empty() {
+        return Ok(None);
+    }
+    Tablebase::open(Path::new(&settings.egtb_path), settings.rules)
+        .map(|tb| Some(Arc::new(tb)))
+        .map_err(|e| format!("EGTBPath: {e}"))
 }
 
 /// Formats search output for one dialect (`info` lines and the final answer).
@@ -170,6 +183,8 @@ pub struct Session {
     /// session: `d` shows it.
     faults: Arc<AtomicU64>,
     policy: FaultPolicy,
+    /// The endgame databases of `EGTBPath` under the current rules.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Session {
@@ -190,6 +205,7 @@ impl Session {
             memory: MemoryLimits::of_this_process(),
             faults: Arc::new(AtomicU64::new(0)),
             policy: FaultPolicy::default(),
+            tablebase: None,
         }
     }
 
@@ -233,9 +249,15 @@ impl Session {
     }
 
     /// Sets an option; rule changes carry the current game over when they can.
+    /// A directory of endgame databases that cannot be opened (missing,
+    /// damaged, no table for these rules) is refused with the reason.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let mut next = self.settings.clone();
         let effect = next.set(name, value)?;
+        if effect == Effect::TablesChanged {
+            self.tablebase = open_tables(&next)?;
+            self.report_tables();
+        }
         self.settings = next;
         let cpus = cpu_count();
         if crate::options::normalize(name) == "threads" && self.settings.threads > cpus {
@@ -245,11 +267,41 @@ impl Session {
             ));
         }
         match effect {
-            Effect::None => {}
+            Effect::None | Effect::TablesChanged => {}
             Effect::ClearHash => self.pending_clear = true,
-            Effect::RulesChanged => self.apply_rules(),
+            Effect::RulesChanged => {
+                self.apply_rules();
+                self.reopen_tables();
+            }
         }
         Ok(())
+    }
+
+    /// The databases again after a rule change: those of the new rules,
+    /// or none, loudly, when the directory has none (or a damaged one).
+    fn reopen_tables(&mut self) {
+        match open_tables(&self.settings) {
+            Ok(tables) => {
+                self.tablebase = tables;
+                self.report_tables();
+            }
+            Err(e) => {
+                self.tablebase = None;
+                self.error(&format!("{e}; searching without endgame databases"));
+            }
+        }
+    }
+
+    /// Says which databases are in use (UCI only: Hub has no free text).
+    fn report_tables(&self) {
+        if let (Some(tb), Dialect::Uci) = (&self.tablebase, self.dialect) {
+            self.out.line(&format!(
+                "info string EGTB: {} tables, complete up to {} pieces ({})",
+                tb.headers().len(),
+                tb.complete_pieces(),
+                tb.rules()
+            ));
+        }
     }
 
     /// Re-plays the current game under the (new) rules; if one of its moves
@@ -436,6 +488,8 @@ impl Session {
         o.multipv = self.settings.multipv;
         o.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
         o.baseline = self.settings.baseline;
+        o.egtb_pieces = self.settings.egtb_pieces;
+        searcher.set_tablebase(self.tablebase.clone());
         searcher
     }
 

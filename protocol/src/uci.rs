@@ -324,7 +324,7 @@ fn score_text(score: Score, bound: Bound) -> String {
 impl Reporter for UciReporter {
     fn info(&self, root: &Position, i: &SearchInfo) -> Option<String> {
         let mut s = format!(
-            "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
+            "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} tbhits {} time {}",
             i.depth,
             i.seldepth,
             i.multipv,
@@ -332,6 +332,7 @@ impl Reporter for UciReporter {
             i.nodes,
             i.nps,
             i.hashfull,
+            i.tbhits,
             i.time.as_millis()
         );
         let line = checked_line(root, &i.pv);
@@ -400,6 +401,14 @@ fn introduce(s: &Session) {
                 )
             }
             Kind::Button => format!("option name {} type button", d.uci),
+            Kind::Text { default } => {
+                let default = if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                };
+                format!("option name {} type string default {default}", d.uci)
+            }
         };
         s.out.line(&line);
     }

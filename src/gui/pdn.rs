@@ -4,7 +4,7 @@
 //! answers PDN text. Every move is replayed through the rules core; an
 //! illegal one is an error naming it.
 
-use crate::tournament::pdn::{game_type, movetext, read_pdn, Outcome};
+use crate::tournament::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
 use serde_json::{json, Value};
 use tama_engine::rules::parse_bool;
 use tama_engine::{Position, Rules};
@@ -64,7 +64,7 @@ pub fn write(body: &[u8]) -> Result<String, String> {
         v.get(name)
             .and_then(Value::as_str)
             .unwrap_or(default)
-            .replace(['"', '\n', '\r'], "'")
+            .to_string()
     };
     let rules = rules_from_json(v.get("rules").ok_or("rules are missing")?)?;
     let fen = v
@@ -101,19 +101,11 @@ pub fn write(body: &[u8]) -> Result<String, String> {
         ("White", text("white", "?")),
         ("Black", text("black", "?")),
         ("Result", result.clone()),
-        ("GameType", game_type(rules).to_string()),
-        ("Variant", rules.variant.to_string()),
-        ("CaptureRemoval", rules.capture_removal.to_string()),
-        (
-            "MidCapturePromotion",
-            rules.mid_capture_promotion.to_string(),
-        ),
-        ("SetUp", "1".to_string()),
-        ("FEN", start.fen()),
-        ("PlyCount", moves.len().to_string()),
     ] {
-        s.push_str(&format!("[{k} \"{val}\"]\n"));
+        write_tag(&mut s, k, &val);
     }
+    write_start_tags(&mut s, &start);
+    write_tag(&mut s, "PlyCount", &moves.len().to_string());
     s.push('\n');
     s.push_str(&movetext(&start, &moves, &result));
     s.push('\n');

@@ -1,9 +1,9 @@
-//! What `tama perft`, `tama bench`, `tama search`, `tama datagen` and
-//! `tama train` do once their flags are read (`cli`): each returns a
+//! What `tama perft`, `tama bench`, `tama search`, `tama gui`, `tama datagen`
+//! and `tama train` do once their flags are read (`cli`): each returns a
 //! one-line error for bad input (a FEN that does not parse), which the
 //! caller prints with status 2.
 
-use crate::cli::{tuning, BenchArgs, DatagenArgs, PerftArgs, SearchArgs, TrainArgs};
+use crate::cli::{tuning, BenchArgs, DatagenArgs, GuiArgs, PerftArgs, SearchArgs, TrainArgs};
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 use tama::evaltrain::{datagen, train};
@@ -27,12 +27,11 @@ pub fn perft_command(a: &PerftArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let total = if a.divide {
-        let mut total = 0;
-        for (mv, n) in divide(&pos, a.depth, a.routes) {
-            let _ = writeln!(out, "{}: {n}", pos.move_text(&mv));
-            total += n;
+        let split = divide(&pos, a.depth, a.routes);
+        for (mv, n) in &split.moves {
+            let _ = writeln!(out, "{}: {n}", pos.move_text(mv));
         }
-        total
+        split.total
     } else if a.routes {
         perft_routes(&pos, a.depth)
     } else {
@@ -223,4 +222,9 @@ pub fn train_command(a: &TrainArgs) -> Result<(), String> {
         r.seconds
     );
     Ok(())
+}
+
+/// `tama gui`: the board server, until the process is ended (docs/gui.md).
+pub fn gui_command(a: &GuiArgs) -> Result<(), String> {
+    tama::gui::run(a.port, !a.no_open)
 }

@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod egtb;
 
 use cli::{tuning, Cli, Command};
 use tama_protocol::session::Dialect;
@@ -31,6 +32,8 @@ fn run(cli: Cli) -> i32 {
         Some(Command::Search(a)) => commands::search_command(&a).map(|()| 0),
         Some(Command::Datagen(a)) => commands::datagen_command(&a),
         Some(Command::Train(a)) => commands::train_command(&a).map(|()| 0),
+        Some(Command::Gui(a)) => commands::gui_command(&a).map(|()| 0),
+        Some(Command::Egtb(c)) => egtb::run(&c).map(|()| 0),
     };
     done.unwrap_or_else(|e| {
         eprintln!("error: {e}");

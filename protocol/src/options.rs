@@ -25,7 +25,7 @@ pub enum Kind {
         values: &'static [&'static str],
     },
     Button,
-    /// Free text (UCI `string`).
+    /// Free text (a path); UCI's `string`.
     Text {
         default: &'static str,
     },
@@ -44,12 +44,14 @@ pub const MAX_MULTIPV: i64 = 64;
 pub const BUILTIN_EVAL: &str = "<builtin>";
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
-/// The most search threads allowed: the number of CPUs.
-pub fn max_threads() -> i64 {
-    std::thread::available_parallelism()
-        .map(|n| n.get() as i64)
-        .unwrap_or(1)
-        .max(1)
+/// The most search threads allowed. More than the CPUs is accepted (a
+/// GUI's saved setting may come from a bigger machine; other UCI engines
+/// allow as many), with a notice that they share the CPUs.
+pub const MAX_THREADS: i64 = 256;
+
+/// The CPUs this process may run on.
+pub fn cpu_count() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// All options, in the order they are shown.
@@ -70,7 +72,7 @@ pub fn definitions() -> Vec<OptionDef> {
             kind: Kind::Spin {
                 default: 1,
                 min: 1,
-                max: max_threads(),
+                max: MAX_THREADS,
             },
         },
         OptionDef {
@@ -134,6 +136,20 @@ pub fn definitions() -> Vec<OptionDef> {
                 default: BUILTIN_EVAL,
             },
         },
+        OptionDef {
+            uci: "EGTBPath",
+            hub: Some("egtbpath"),
+            kind: Kind::Text { default: "" },
+        },
+        OptionDef {
+            uci: "EGTBPieces",
+            hub: Some("egtbpieces"),
+            kind: Kind::Spin {
+                default: tama_engine::egtb::MAX_PIECES as i64,
+                min: 0,
+                max: tama_engine::egtb::MAX_PIECES as i64,
+            },
+        },
     ]
 }
 
@@ -164,6 +180,10 @@ pub struct Settings {
     /// The weights file last loaded (its set replaces its variant's), or
     /// `BUILTIN_EVAL`.
     pub eval_file: String,
+    /// The endgame databases' directory ("": none).
+    pub egtb_path: String,
+    /// Probe positions of up to this many pieces.
+    pub egtb_pieces: u32,
 }
 
 impl Default for Settings {
@@ -177,6 +197,8 @@ impl Default for Settings {
             rules: Rules::default(),
             baseline: false,
             eval_file: BUILTIN_EVAL.to_string(),
+            egtb_path: String::new(),
+            egtb_pieces: tama_engine::egtb::MAX_PIECES,
         }
     }
 }
@@ -189,6 +211,8 @@ pub enum Effect {
     RulesChanged,
     /// The session loads `eval_file` (and keeps the old value if it cannot).
     EvalFileChanged,
+    /// The endgame databases' directory changed: open it.
+    TablesChanged,
 }
 
 impl Settings {
@@ -205,6 +229,8 @@ impl Settings {
             "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
             "baseline" => self.baseline.to_string(),
             "evalfile" => self.eval_file.clone(),
+            "egtbpath" => self.egtb_path.clone(),
+            "egtbpieces" => self.egtb_pieces.to_string(),
             _ => String::new(),
         }
     }
@@ -247,6 +273,7 @@ impl Settings {
                     "hash" => self.hash_mb = n as usize,
                     "threads" => self.threads = n as usize,
                     "multipv" => self.multipv = n as usize,
+                    "egtbpieces" => self.egtb_pieces = n as u32,
                     _ => self.move_overhead_ms = n as u64,
                 }
                 Ok(Effect::None)
@@ -264,6 +291,15 @@ impl Settings {
                 }
                 Ok(Effect::None)
             }
+            Kind::Text { .. } if normalize(def.uci) == "evalfile" => {
+                self.eval_file = need()?.to_string();
+                Ok(Effect::EvalFileChanged)
+            }
+            Kind::Text { .. } => {
+                // UCI spells the empty string `<empty>`.
+                self.egtb_path = value.filter(|v| *v != "<empty>").unwrap_or("").to_string();
+                Ok(Effect::TablesChanged)
+            }
             Kind::Combo { .. } => {
                 let text = need()?;
                 if normalize(def.uci) == "variant" {
@@ -276,10 +312,6 @@ impl Settings {
                         .map_err(|e| format!("option {}: {e}", def.uci))?;
                 }
                 Ok(Effect::RulesChanged)
-            }
-            Kind::Text { .. } => {
-                self.eval_file = need()?.to_string();
-                Ok(Effect::EvalFileChanged)
             }
         }
     }
@@ -299,6 +331,8 @@ mod tests {
         assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
         assert_eq!(s.rules.variant, Variant::Turkish);
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
+        assert_eq!(s.set("Threads", Some("256")), Ok(Effect::None));
+        assert_eq!(s.threads, 256);
     }
 
     #[test]
@@ -310,7 +344,8 @@ mod tests {
             ("Hash", Some("65537")),
             ("Hash", Some("lots")),
             ("Hash", None),
-            ("Threads", Some("100000")),
+            ("Threads", Some("257")),
+            ("Threads", Some("0")),
             ("Variant", Some("russian")),
             ("CaptureRemoval", Some("later")),
             ("MidCapturePromotion", Some("maybe")),

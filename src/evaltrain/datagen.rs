@@ -147,7 +147,7 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
     }
     let (mut file, had_games, had_positions, dropped_bytes) = open(settings)?;
     let started = Instant::now();
-    let openings = openings::builtin(settings.rules);
+    let openings = openings::builtin(settings.rules)?;
     let next = AtomicU64::new(had_games);
     let control = Arc::new(SearchControl::new());
     signal::install();

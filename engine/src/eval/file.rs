@@ -11,7 +11,7 @@ use crate::rules::Variant;
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"TAMAEVAL";
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
 const HEADER_BYTES: usize = 20;
 const CHECKSUM_BYTES: usize = 4;
 

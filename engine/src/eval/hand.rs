@@ -21,8 +21,14 @@
 //!   crowning; it only counts while the opponent has men.
 //! - mobility: the number of non-capturing moves, men and kings apart.
 //! - tempo: the side to move.
-//! - trade-down: the side ahead in material (a man 1, a king 3) gains from
-//!   exchanges, so its lead is worth more the fewer pieces remain.
+//! - trade-down: the side ahead in material gains from exchanges, so its
+//!   lead in men and its lead in kings are worth more the fewer pieces
+//!   remain (two terms, so that a king's share is a weight of its own).
+//!
+//! `rows` adds the weighted terms up into whole centi-men per row of the
+//! `eval` breakdown and colour, the arithmetic of the hand-set evaluation
+//! since release 0.1.0; with the hand-set weights the features reproduce it
+//! exactly (the bench signature and engine/tests/eval_scores.rs hold it).
 
 use crate::bitboard::{open_ray, Bitboard};
 use crate::movegen::{king_steps, man_steps};
@@ -33,7 +39,7 @@ use crate::rules::{Color, Variant};
 pub const ONE: i32 = 32;
 
 /// The number of hand terms.
-pub const TERMS: usize = 14;
+pub const TERMS: usize = 15;
 
 /// Term names, the order of `HandWeights` and of the features; also the
 /// names the weights file and the trainer print.
@@ -52,12 +58,15 @@ pub const NAMES: [&str; TERMS] = [
     "king_mobility",
     "tempo",
     "trade_down",
+    "trade_down_king",
 ];
 
 /// Which row of the `eval` breakdown each term is shown in.
-pub const GROUP: [usize; TERMS] = [0, 0, 1, 1, 1, 1, 1, 2, 2, 3, 4, 4, 5, 6];
+pub const GROUP: [usize; TERMS] = [0, 0, 1, 1, 1, 1, 1, 2, 2, 3, 4, 4, 5, 6, 6];
+/// The number of rows.
+pub const GROUPS: usize = 7;
 /// The names of those rows.
-pub const GROUP_NAMES: [&str; 7] = [
+pub const GROUP_NAMES: [&str; GROUPS] = [
     "material",
     "advancement",
     "runaway",
@@ -77,6 +86,7 @@ const MAN_MOBILITY: usize = 10;
 const KING_MOBILITY: usize = 11;
 const TEMPO: usize = 12;
 const TRADE_DOWN: usize = 13;
+const TRADE_DOWN_KING: usize = 14;
 
 /// Weights of the hand terms per feature unit, in 1/`ONE` centi-men (a man
 /// = 100 * `ONE`): fitted weights keep their fractions.
@@ -89,9 +99,27 @@ pub const fn hand_set(variant: Variant) -> HandWeights {
         Variant::Turkish => 260,
     };
     // advancement 3 7 12 20 32 on relative ranks 2..6, runaway 160 less 15
-    // a step, guard 4, mobility 2 (men) and 1 (kings), tempo 8, trade-down
-    // 25 (a man's lead on an empty board is worth a quarter man more).
-    let cm = [100, king, 3, 7, 12, 20, 32, 160, 15, 4, 2, 1, 8, 25];
+    // a step, guard 4, mobility 2 (men) and 1 (kings), tempo 8; trade-down:
+    // the lead in centi-men times 8/1024 per piece gone below 32, so a man's
+    // lead on an empty board is worth a quarter of a man more, a king's a
+    // quarter of a king.
+    let cm = [
+        100,
+        king,
+        3,
+        7,
+        12,
+        20,
+        32,
+        160,
+        15,
+        4,
+        2,
+        1,
+        8,
+        25,
+        king / 4,
+    ];
     let mut w = [0; TERMS];
     let mut i = 0;
     while i < TERMS {
@@ -177,7 +205,6 @@ pub fn features(pos: &Position) -> Features {
     let emptiness = 64 - pieces as i32;
     let mut of = [[0i32; TERMS]; 2];
     let mut moves = [0u32; 2];
-    let mut units = [0i32; 2];
     for color in [Color::White, Color::Black] {
         let c = color as usize;
         let them = color.opponent();
@@ -186,7 +213,6 @@ pub fn features(pos: &Position) -> Features {
         let f = &mut of[c];
         f[MAN] = men.count() as i32 * ONE;
         f[KING] = kings.count() as i32 * ONE;
-        units[c] = men.count() as i32 + 3 * kings.count() as i32;
 
         // Advancement, by relative rank: `ONE` on a full board, twice that
         // on an empty one.
@@ -238,12 +264,22 @@ pub fn features(pos: &Position) -> Features {
     let us = pos.side_to_move() as usize;
     of[us][TEMPO] = ONE;
 
-    // The lead in men (a king three), worth more the fewer pieces remain:
-    // `ONE` a man with 31 pieces on the board, 32 times that on an empty one.
-    let lead = units[0] - units[1];
+    // The lead in men and in kings, worth more the fewer pieces remain:
+    // `ONE` per man (king) of lead on an empty board, 1/32 of that per piece
+    // gone below 32. Both go to the leader's column (a king counted as three
+    // men to tell who leads), as a lead from its side; its row is rounded
+    // towards zero, so White's view is the same whichever column it is in.
+    let men_lead = pos.men(Color::White).count() as i32 - pos.men(Color::Black).count() as i32;
+    let kings_lead =
+        pos.kings(Color::White).count() as i32 - pos.kings(Color::Black).count() as i32;
     let scale = (32 - pieces as i32).max(0);
-    let leader = if lead > 0 { 0 } else { 1 };
-    of[leader][TRADE_DOWN] = lead.abs() * scale;
+    let (leader, sign) = if men_lead + 3 * kings_lead > 0 {
+        (0, 1)
+    } else {
+        (1, -1)
+    };
+    of[leader][TRADE_DOWN] = sign * men_lead * scale;
+    of[leader][TRADE_DOWN_KING] = sign * kings_lead * scale;
 
     let known_draw =
         pieces == 2 && pos.pieces(Color::White).count() == 1 && pos.all_kings().count() == 2;
@@ -263,4 +299,19 @@ pub fn dot(weights: &HandWeights, features: &[i32; TERMS]) -> i64 {
         .zip(features)
         .map(|(&w, &f)| w as i64 * f as i64)
         .sum()
+}
+
+/// The weighted terms of each colour (index `Color as usize`) summed per
+/// row (`GROUP_NAMES`) and rounded towards zero to whole centi-men: what the
+/// `eval` command shows, and for the `hand` model the evaluation itself.
+#[inline(always)]
+pub fn rows(weights: &HandWeights, features: &Features) -> [[i32; 2]; GROUPS] {
+    let mut sums = [[0i64; 2]; GROUPS];
+    for (c, of) in features.of.iter().enumerate() {
+        for (i, (&w, &f)) in weights.iter().zip(of).enumerate() {
+            sums[GROUP[i]][c] += w as i64 * f as i64;
+        }
+    }
+    let unit = ONE as i64 * ONE as i64;
+    sums.map(|row| row.map(|x| (x / unit) as i32))
 }

@@ -7,15 +7,21 @@
 //! games (`crate::training`): the hand terms (`hand`: material,
 //! advancement, runaway men, ...) and, in the `patterns` model, Scan-style
 //! board patterns (`pattern`). Each variant has its own set
-//! (`VariantWeights`); the sets built into the binary are the files in
-//! `eval/weights/` (`file` reads them), and `Weights` may replace either
-//! with one loaded at run time (the `EvalFile` option).
+//! (`VariantWeights`). The default is the hand-set weights of release 0.1.0
+//! (`builtin`); learned sets are built in by name (`named`, from the files
+//! in `eval/weights/`, which `file` reads), and `Weights` may replace either
+//! variant's set with one of those or one loaded at run time (the
+//! `EvalFile` option).
 //!
-//! Fixed point: hand features are in 1/32 units, hand weights and pattern
-//! weights in 1/32 centi-men, and the pattern phase blend is in 1/32, so a
-//! score is summed exactly in 1/1024 centi-men and rounded once (towards
-//! zero, so that a position and its colour-flipped image score the same).
-//! A lone king against a lone king is a draw (0) whatever the weights.
+//! Arithmetic: hand features are in 1/32 units, hand weights and pattern
+//! weights in 1/32 centi-men, and the pattern phase blend is in 1/32. The
+//! `hand` model adds whole centi-men row by row (`hand::rows`), so the
+//! default evaluation scores exactly as release 0.1.0 did. The `patterns`
+//! model sums exactly in 1/1024 centi-men and rounds once: its thousands of
+//! weights are fractions of a centi-man, which row rounding would lose.
+//! Every rounding is towards zero, so that a position and its
+//! colour-flipped image score the same. A lone king against a lone king is
+//! a draw (0) whatever the weights.
 
 pub mod file;
 pub mod hand;
@@ -94,57 +100,61 @@ impl VariantWeights {
     }
 
     /// The score of `pos` (whose variant must be this set's), White's view,
-    /// in 1/`SCALE` centi-men, with the hand features already computed.
+    /// in centi-men, with the hand features already computed.
     #[inline(always)]
-    pub fn score_white(&self, pos: &Position, f: &hand::Features) -> i64 {
-        let mut total = hand::dot(&self.hand, &f.of[0]) - hand::dot(&self.hand, &f.of[1]);
-        if let Some(p) = &self.patterns {
-            total += p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces);
+    pub fn score_white(&self, pos: &Position, f: &hand::Features) -> i32 {
+        match &self.patterns {
+            None => hand::rows(&self.hand, f).iter().map(|r| r[0] - r[1]).sum(),
+            Some(p) => {
+                let hand = hand::dot(&self.hand, &f.of[0]) - hand::dot(&self.hand, &f.of[1]);
+                let patterns = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces);
+                ((hand + patterns) / SCALE) as i32
+            }
         }
-        total
     }
 }
 
-static BUILTIN_FILES: [&[u8]; 2] = [
-    include_bytes!("weights/armenian.tew"),
-    include_bytes!("weights/turkish.tew"),
-];
-
-/// The weights built into the binary, decoded on first use.
+/// The default weights: the hand-set ones, per variant.
 pub fn builtin(variant: Variant) -> &'static VariantWeights {
     static BUILTIN: OnceLock<[VariantWeights; 2]> = OnceLock::new();
-    let sets = BUILTIN.get_or_init(|| {
-        [Variant::Armenian, Variant::Turkish].map(|v| {
-            let w = file::decode(BUILTIN_FILES[v as usize])
-                .unwrap_or_else(|e| panic!("built-in {v} weights: {e}"));
-            assert_eq!(w.variant, v, "built-in weights file of the wrong variant");
-            w
-        })
-    });
+    let sets =
+        BUILTIN.get_or_init(|| [Variant::Armenian, Variant::Turkish].map(VariantWeights::hand_set));
     &sets[variant as usize]
 }
 
-/// The weights the search uses: per variant the built-in set, or one
-/// loaded at run time. Cheap to clone (the sets are shared).
+/// The other sets built into the binary, by name: weights files made by
+/// `tama train` (docs/evaluation.md says how), selected with
+/// `EvalFile=builtin:NAME`.
+pub const NAMED: [(&str, &[u8]); 1] = [(
+    "armenian-learned",
+    include_bytes!("weights/armenian-learned.tew"),
+)];
+
+/// The built-in set called `name` (`NAMED`), or why there is none.
+pub fn named(name: &str) -> Result<VariantWeights, String> {
+    let (_, bytes) = NAMED.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+        let names: Vec<&str> = NAMED.iter().map(|(n, _)| *n).collect();
+        format!(
+            "no built-in weights called {name:?} (built in: {})",
+            names.join(", ")
+        )
+    })?;
+    file::decode(bytes).map_err(|e| format!("built-in weights {name}: {e}"))
+}
+
+/// The weights the search uses: per variant the default set, or another
+/// (a named built-in one, or one loaded at run time). Cheap to clone (the
+/// sets are shared).
 #[derive(Clone, Debug, Default)]
 pub struct Weights {
     loaded: [Option<Arc<VariantWeights>>; 2],
 }
 
 impl Weights {
-    /// The built-in sets.
+    /// The default sets (`builtin`).
     pub const DEFAULT: Weights = Weights {
         loaded: [None, None],
     };
-
-    /// The hand-set evaluation of release 0.1.0, both variants.
-    pub fn hand_set() -> Weights {
-        let mut w = Weights::DEFAULT;
-        for v in [Variant::Armenian, Variant::Turkish] {
-            w.replace(VariantWeights::hand_set(v));
-        }
-        w
-    }
 
     /// The set the search uses for `variant`.
     #[inline(always)]
@@ -176,7 +186,7 @@ impl Weights {
         Ok(())
     }
 
-    /// Goes back to the built-in set for `variant`.
+    /// Goes back to the default set for `variant`.
     pub fn reset(&mut self, variant: Variant) {
         self.loaded[variant as usize] = None;
     }
@@ -190,7 +200,7 @@ pub fn evaluate_with_mobility(pos: &Position, w: &Weights) -> (i32, u32) {
     if f.known_draw {
         return (0, f.side_to_move_moves);
     }
-    let white = (w.get(pos.rules().variant).score_white(pos, &f) / SCALE) as i32;
+    let white = w.get(pos.rules().variant).score_white(pos, &f);
     let v = match pos.side_to_move() {
         Color::White => white,
         Color::Black => -white,
@@ -208,7 +218,7 @@ pub fn material(pos: &Position, w: &Weights) -> i32 {
     (m(us) - m(us.opponent())) / ONE
 }
 
-/// The evaluation with the built-in weights.
+/// The evaluation with the default weights.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with_mobility(pos, &Weights::DEFAULT).0
 }
@@ -218,7 +228,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub struct EvalTerm {
     /// The term (a group of hand terms, or `patterns`).
     pub name: &'static str,
-    /// Centi-men, rounded: the rows may not add up to the total exactly.
+    /// White's part, whole centi-men (rounded towards zero: with the
+    /// `patterns` model the rows may not add up to the total exactly).
     pub white: i32,
     /// Black's part, centi-men.
     pub black: i32,
@@ -235,7 +246,7 @@ pub struct EvalBreakdown {
     pub side_to_move: i32,
 }
 
-/// The breakdown with the built-in weights.
+/// The breakdown with the default weights.
 pub fn breakdown(pos: &Position) -> EvalBreakdown {
     breakdown_with(pos, &Weights::DEFAULT)
 }
@@ -244,30 +255,17 @@ pub fn breakdown(pos: &Position) -> EvalBreakdown {
 pub fn breakdown_with(pos: &Position, w: &Weights) -> EvalBreakdown {
     let set = w.get(pos.rules().variant);
     let f = hand::features(pos);
-    let cm = |x: i64| (x as f64 / SCALE as f64).round() as i32;
     let mut terms: Vec<EvalTerm> = hand::GROUP_NAMES
         .iter()
-        .enumerate()
-        .map(|(g, name)| {
-            let of = |c: usize| {
-                (0..hand::TERMS)
-                    .filter(|&i| hand::GROUP[i] == g)
-                    .map(|i| set.hand[i] as i64 * f.of[c][i] as i64)
-                    .sum::<i64>()
-            };
-            EvalTerm {
-                name,
-                white: cm(of(0)),
-                black: cm(of(1)),
-            }
-        })
+        .zip(hand::rows(&set.hand, &f))
+        .map(|(name, [white, black])| EvalTerm { name, white, black })
         .collect();
     if let Some(p) = &set.patterns {
-        let s = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces);
+        let s = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces) / SCALE;
         terms.push(EvalTerm {
             name: "patterns",
-            white: cm(s.max(0)),
-            black: cm((-s).max(0)),
+            white: s.max(0) as i32,
+            black: (-s).max(0) as i32,
         });
     }
     let (side_to_move, _) = evaluate_with_mobility(pos, w);

@@ -39,6 +39,14 @@ fn random_weights(seed: u64) -> Weights {
     w
 }
 
+/// The default sets, but the Armenian learned set (`NAMED`) in place of the
+/// Armenian one.
+fn learned() -> Weights {
+    let mut w = Weights::DEFAULT;
+    w.replace(named("armenian-learned").unwrap());
+    w
+}
+
 /// Ranks flipped, colours swapped, the other side to move.
 fn colour_flipped(p: &Position) -> Position {
     Position::from_parts(
@@ -69,7 +77,7 @@ fn start_position_is_balanced_but_for_tempo() {
     let w = random_weights(5);
     for rules in [Rules::ARMENIAN, Rules::TURKISH] {
         let p = Position::startpos(rules);
-        for weights in [&w, &Weights::DEFAULT, &Weights::hand_set()] {
+        for weights in [&w, &Weights::DEFAULT, &learned()] {
             let tempo = weights.get(rules.variant).hand[12] as i64 * ONE as i64 / SCALE;
             assert_eq!(evaluate_with_mobility(&p, weights).0 as i64, tempo);
         }
@@ -83,7 +91,7 @@ fn colour_and_mirror_symmetry_over_random_positions() {
     // move; so does its left-right mirror image. Random weights, built-in
     // weights and the hand-set weights, 20000 random positions a variant.
     let mut rng = Rng::new(11);
-    let sets = [random_weights(1), Weights::DEFAULT, Weights::hand_set()];
+    let sets = [random_weights(1), Weights::DEFAULT, learned()];
     for rules in [Rules::ARMENIAN, Rules::TURKISH] {
         for _ in 0..20000 {
             let p = random_position(&mut rng, rules);
@@ -98,7 +106,7 @@ fn colour_and_mirror_symmetry_over_random_positions() {
 
 #[test]
 fn king_is_worth_about_three_men() {
-    let w = Weights::hand_set();
+    let w = Weights::DEFAULT;
     assert_eq!(w.get(Variant::Armenian).hand[1], 300 * ONE);
     // A king against three men in the middle of the board is about level.
     let p = pos("W:WKd4:Ba6,b6,c6");
@@ -132,7 +140,7 @@ fn runaway_man_is_seen() {
     // Against a king no man is a runaway.
     let f = hand::features(&pos("W:Wd6:BKa8"));
     assert_eq!(f.of[0][7], 0);
-    let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &Weights::hand_set());
+    let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &Weights::DEFAULT);
     let runaway = b.terms.iter().find(|t| t.name == "runaway").unwrap();
     assert_eq!(runaway.white, 160 - 2 * 15);
 }
@@ -146,19 +154,23 @@ fn breakdown_total_is_evaluate() {
         "W:WKa1,Kb1:BKh8",
     ] {
         let p = pos(fen);
-        for weights in [&w, &Weights::DEFAULT, &Weights::hand_set()] {
+        for weights in [&w, &Weights::DEFAULT, &learned()] {
             let b = breakdown_with(&p, weights);
             assert_eq!(
                 b.side_to_move,
                 evaluate_with_mobility(&p, weights).0,
                 "{fen}"
             );
-            // The rows are rounded, the total exact.
+            // The hand model adds its rows up; the patterns model rounds
+            // its rows for the display only.
             let rows: i32 = b.terms.iter().map(|t| t.white - t.black).sum();
-            assert!(
-                (rows - b.total_white).abs() <= b.terms.len() as i32,
-                "{fen}"
-            );
+            match weights.get(p.rules().variant).model() {
+                Model::Hand => assert_eq!(rows, b.total_white, "{fen}"),
+                Model::Patterns => assert!(
+                    (rows - b.total_white).abs() <= b.terms.len() as i32,
+                    "{fen}"
+                ),
+            }
             let shown = b.to_string();
             assert!(shown.contains("material") && shown.contains("mobility"));
         }
@@ -212,8 +224,15 @@ fn damaged_weights_files_are_refused() {
 fn built_in_weights_decode() {
     for v in [Variant::Armenian, Variant::Turkish] {
         assert_eq!(builtin(v).variant, v);
+        assert_eq!(builtin(v).model(), Model::Hand);
         assert_eq!(Weights::DEFAULT.get(v).variant, v);
     }
+    for (name, _) in NAMED {
+        let set = named(name).unwrap();
+        assert!(name.starts_with(&set.variant.to_string()), "{name}");
+    }
+    let e = named("armenian-hand").unwrap_err();
+    assert!(e.contains("armenian-learned"), "{e}");
 }
 
 #[test]

@@ -480,4 +480,4 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 521_150;
+const BENCH_TEST_NODES: u64 = 485_088;

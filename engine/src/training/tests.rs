@@ -266,7 +266,7 @@ fn trainer_recovers_known_pattern_weights() {
     // them, so only the predictions are compared.)
     let rules = Rules::TURKISH;
     let layout = Layout::get();
-    let probe = labelled(3, 3000, rules, &Weights::hand_set());
+    let probe = labelled(3, 3000, rules, &Weights::DEFAULT);
     let mut seen = vec![0u32; layout.params()];
     for s in &probe {
         let p = &s.position;
@@ -319,7 +319,7 @@ fn trainer_recovers_known_pattern_weights() {
             .sum::<i32>() as f64
             / valid.len() as f64
     };
-    let before = mean_error(&Weights::hand_set());
+    let before = mean_error(&Weights::DEFAULT);
     let after = mean_error(&fitted);
     assert!(before > 10.0, "the planted patterns matter: {before} cm");
     assert!(after < 2.0, "mean error {after} cm (from {before})");

@@ -901,6 +901,46 @@ fn search_score(e: &mut Engine) -> String {
 }
 
 #[test]
+fn eval_file_selects_a_built_in_set_by_name() {
+    // builtin:armenian-learned (engine/src/eval/weights/) is in the binary:
+    // selected by name it replaces the Armenian set (its pattern row shows,
+    // the score changes) and leaves the Turkish one as it was. An unknown
+    // name is refused, naming the built-in sets, and changes nothing;
+    // <builtin> goes back to the hand-set weights.
+    let mut e = uci();
+    e.send("setoption name Variant value turkish");
+    let turkish = eval_total(&mut e);
+    e.send("setoption name Variant value armenian");
+    e.send("position fen W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5");
+    let hand = eval_total(&mut e);
+    e.send("setoption name EvalFile value builtin:armenian-learned");
+    assert_eq!(
+        e.sync(),
+        ["info string EvalFile: armenian patterns weights loaded from builtin:armenian-learned"]
+    );
+    e.send("eval");
+    let rows = e.until("total (white's view)");
+    assert!(rows.iter().any(|l| l.starts_with("patterns ")), "{rows:?}");
+    let learned = rows.last().unwrap().clone();
+    assert_ne!(learned, hand);
+    e.send("setoption name EvalFile value builtin:no-such-set");
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    assert!(
+        out[0].contains("armenian-learned") && out[0].contains("the weights in use are kept"),
+        "{out:?}"
+    );
+    assert_eq!(eval_total(&mut e), learned);
+    e.send("setoption name Variant value turkish");
+    e.send("position startpos");
+    assert_eq!(eval_total(&mut e), turkish);
+    e.send("setoption name EvalFile value <builtin>");
+    e.send("setoption name Variant value armenian");
+    e.send("position fen W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5");
+    assert_eq!(eval_total(&mut e), hand);
+}
+
+#[test]
 fn eval_file_loads_a_set_and_a_bad_file_changes_nothing() {
     use tama_engine::eval::{file, VariantWeights};
     use tama_engine::Variant;

@@ -40,8 +40,11 @@ pub struct OptionDef {
 }
 
 pub const MAX_MULTIPV: i64 = 64;
-/// The `EvalFile` value that means the weights built into the binary.
+/// The `EvalFile` value that means the default weights (both variants).
 pub const BUILTIN_EVAL: &str = "<builtin>";
+/// An `EvalFile` value `builtin:NAME` selects a set built into the binary
+/// by name (`tama_engine::eval::NAMED`) instead of a file.
+pub const BUILTIN_PREFIX: &str = "builtin:";
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
 /// The most search threads allowed. More than the CPUs is accepted (a

@@ -9,7 +9,7 @@
 //! answer always finds the engine idle.
 
 use crate::memory::MemoryLimits;
-use crate::options::{cpu_count, Effect, Settings, BUILTIN_EVAL};
+use crate::options::{cpu_count, Effect, Settings, BUILTIN_EVAL, BUILTIN_PREFIX};
 use crate::text::one_line;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -289,21 +289,25 @@ impl Session {
         &self.weights
     }
 
-    /// The weights with the set in `path` in place of its variant's
-    /// (`BUILTIN_EVAL`: the built-in sets). A file that cannot be read or
-    /// is not a valid weights file is an error, and the caller keeps the
-    /// weights it has.
-    fn load_eval_file(&self, path: &str) -> Result<Weights, String> {
-        if path == BUILTIN_EVAL {
+    /// The weights with the set `value` names in place of its variant's: a
+    /// weights file, a set built in by name (`BUILTIN_PREFIX` + name), or
+    /// `BUILTIN_EVAL` (the default sets, both variants). A file that cannot
+    /// be read, is not a valid weights file or a name that is not built in
+    /// is an error, and the caller keeps the weights it has.
+    fn load_eval_file(&self, value: &str) -> Result<Weights, String> {
+        if value == BUILTIN_EVAL {
             return Ok(Weights::DEFAULT);
         }
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("EvalFile: cannot read {path}: {e}"))?;
-        let set = eval::file::decode(&bytes)
-            .map_err(|e| format!("EvalFile {path}: {e}; the weights in use are kept"))?;
+        let set = match value.strip_prefix(BUILTIN_PREFIX) {
+            Some(name) => eval::named(name),
+            None => std::fs::read(value)
+                .map_err(|e| format!("cannot read it: {e}"))
+                .and_then(|bytes| eval::file::decode(&bytes)),
+        }
+        .map_err(|e| format!("EvalFile {value}: {e}; the weights in use are kept"))?;
         if self.dialect == Dialect::Uci {
             self.out.line(&format!(
-                "info string EvalFile: {} {} weights loaded from {path}",
+                "info string EvalFile: {} {} weights loaded from {value}",
                 set.variant,
                 set.model().name()
             ));

@@ -1,7 +1,7 @@
 //! The real `tama` binary: `tama datagen` and `tama train` on tiny runs
 //! (a few games of a few hundred nodes a move), and their errors.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn tama(args: &[&str]) -> Output {
@@ -23,7 +23,7 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn datagen(out: &PathBuf, games: u32, threads: u32) -> Output {
+fn datagen(out: &Path, games: u32, threads: u32) -> Output {
     let (out, games, threads) = (
         out.to_str().unwrap(),
         games.to_string(),

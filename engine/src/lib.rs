@@ -21,9 +21,6 @@
 
 pub mod bitboard;
 pub mod egtb;
-// eval.rs is being rewritten for the learned evaluation (another branch);
-// its doc comments come with that rewrite.
-#[allow(missing_docs)]
 pub mod eval;
 pub mod game;
 pub mod movegen;

@@ -125,10 +125,16 @@ pub fn builtin(variant: Variant) -> &'static VariantWeights {
 /// The other sets built into the binary, by name: weights files made by
 /// `tama train` (docs/evaluation.md says how), selected with
 /// `EvalFile=builtin:NAME`.
-pub const NAMED: [(&str, &[u8]); 1] = [(
-    "armenian-learned",
-    include_bytes!("weights/armenian-learned.tew"),
-)];
+pub static NAMED: [(&str, &[u8]); 2] = [
+    (
+        "armenian-learned",
+        include_bytes!("weights/armenian-learned.tew"),
+    ),
+    (
+        "turkish-learned",
+        include_bytes!("weights/turkish-learned.tew"),
+    ),
+];
 
 /// The built-in set called `name` (`NAMED`), or why there is none.
 pub fn named(name: &str) -> Result<VariantWeights, String> {

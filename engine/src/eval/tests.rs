@@ -39,11 +39,15 @@ fn random_weights(seed: u64) -> Weights {
     w
 }
 
-/// The default sets, but the Armenian learned set (`NAMED`) in place of the
-/// Armenian one.
+/// The learned sets built into the binary (`NAMED`).
 fn learned() -> Weights {
     let mut w = Weights::DEFAULT;
-    w.replace(named("armenian-learned").unwrap());
+    for (name, _) in NAMED {
+        w.replace(named(name).unwrap());
+    }
+    for v in [Variant::Armenian, Variant::Turkish] {
+        assert_eq!(w.get(v).model(), Model::Patterns);
+    }
     w
 }
 

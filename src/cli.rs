@@ -45,6 +45,10 @@ pub enum Command {
     /// Engine-vs-engine matches; `tama match --help` lists its flags
     #[command(disable_help_flag = true)]
     Match(MatchArgs),
+    /// Self-play games for training the evaluation (docs/evaluation.md)
+    Datagen(DatagenArgs),
+    /// Fit evaluation weights to datagen files (docs/evaluation.md)
+    Train(TrainArgs),
     /// A board in the browser, served on 127.0.0.1 (docs/gui.md)
     Gui(GuiArgs),
     /// Endgame databases: build, probe, stats (docs/endgames.md)
@@ -222,6 +226,109 @@ pub struct GuiArgs {
     /// Print the address only; do not open the browser
     #[arg(long)]
     pub no_open: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct DatagenArgs {
+    #[command(flatten)]
+    pub rules: RuleFlags,
+    /// The data file; an existing one is resumed (same settings only)
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
+    /// Games the file should hold at the end (default: until Ctrl-C)
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// Nodes per move (the default budget, 5000, when no --depth is given)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Plies per move
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Random plies after the opening
+    #[arg(long, value_name = "N", default_value_t = tama::evaltrain::datagen::Settings::DEFAULT_RANDOM_PLIES)]
+    pub random_plies: u8,
+    /// Fixes every game of the file
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once, one per thread
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Transposition table size per thread in MB
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+}
+
+#[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct TrainArgs {
+    /// A datagen file (repeatable; one variant)
+    #[arg(long, value_name = "FILE", required_unless_present = "show")]
+    pub data: Vec<std::path::PathBuf>,
+    /// The weights file to write
+    #[arg(long, value_name = "FILE", required_unless_present = "show")]
+    pub out: Option<std::path::PathBuf>,
+    /// Print a weights file (description, hand weights) and exit
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["data", "out"])]
+    pub show: Option<std::path::PathBuf>,
+    /// What to fit
+    #[arg(long, value_name = "hand|patterns", default_value = "patterns")]
+    pub model: tama_engine::eval::Model,
+    /// Start from this weights file (default: the hand-set weights)
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<std::path::PathBuf>,
+    /// Passes over the training set
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10000))]
+    pub epochs: u64,
+    /// Weight of the game result in the target, the rest the search score
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = unit_interval)]
+    pub lambda: f64,
+    /// Adam's step in centi-men (falls to a tenth by the last epoch)
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = positive)]
+    pub lr: f64,
+    /// Positions per step
+    #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: u64,
+    /// L2 pull of the pattern weights towards zero, per position
+    #[arg(long, value_name = "X", default_value_t = 1e-7, value_parser = non_negative)]
+    pub l2: f64,
+    /// Keep the hand weights as they start; fit the patterns only
+    #[arg(long)]
+    pub freeze_hand: bool,
+    /// Percent of the games held out for validation
+    #[arg(long, value_name = "P", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub valid_percent: u32,
+    /// Threads computing the gradient
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Shuffles the batches
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn number(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("expected a number, got {text:?}"))
+}
+
+fn unit_interval(text: &str) -> Result<f64, String> {
+    Some(number(text)?)
+        .filter(|x| (0.0..=1.0).contains(x))
+        .ok_or_else(|| format!("expected a number from 0 to 1, got {text:?}"))
+}
+
+fn positive(text: &str) -> Result<f64, String> {
+    Some(number(text)?)
+        .filter(|&x| x > 0.0)
+        .ok_or_else(|| format!("expected a number above 0, got {text:?}"))
+}
+
+fn non_negative(text: &str) -> Result<f64, String> {
+    Some(number(text)?)
+        .filter(|&x| x >= 0.0)
+        .ok_or_else(|| format!("expected a number, 0 or above, got {text:?}"))
 }
 
 /// `NAME=VALUE`, refused at once when the search has no such switch or

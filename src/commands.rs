@@ -1,10 +1,12 @@
-//! What `tama perft`, `tama bench`, `tama search` and `tama gui` do once their flags
-//! are read (`cli`): each returns a one-line error for bad input (a FEN
-//! that does not parse), which the caller prints with status 2.
+//! What `tama perft`, `tama bench`, `tama search`, `tama gui`, `tama datagen`
+//! and `tama train` do once their flags are read (`cli`): each returns a
+//! one-line error for bad input (a FEN that does not parse), which the
+//! caller prints with status 2.
 
-use crate::cli::{tuning, BenchArgs, GuiArgs, PerftArgs, SearchArgs};
-use std::io::Write;
+use crate::cli::{tuning, BenchArgs, DatagenArgs, GuiArgs, PerftArgs, SearchArgs, TrainArgs};
+use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
+use tama::evaltrain::{datagen, train};
 use tama_engine::perft::{divide, perft, perft_routes};
 use tama_engine::search::{SearchControl, SearchInfo, SearchLimits, Searcher};
 use tama_engine::{Game, Position, Rules};
@@ -128,6 +130,98 @@ fn info_line(pos: &Position, info: &SearchInfo) -> String {
         info.time.as_millis(),
         pv.join(" ")
     )
+}
+
+/// A progress line on stderr: rewritten in place on a terminal, one line
+/// each otherwise (a log file).
+fn progress_line(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = if err.is_terminal() {
+        write!(err, "\r{line}\x1b[K")
+    } else {
+        writeln!(err, "{line}")
+    };
+    let _ = err.flush();
+}
+
+/// `tama datagen`: plays until the file holds `--games` games or Ctrl-C;
+/// returns the exit status (130 after Ctrl-C, the file complete up to the
+/// last finished game).
+pub fn datagen_command(a: &DatagenArgs) -> Result<i32, String> {
+    let settings = datagen::Settings {
+        out: a.out.clone(),
+        rules: a.rules.rules(),
+        nodes: match (a.nodes, a.depth) {
+            (None, None) => Some(datagen::Settings::DEFAULT_NODES),
+            (nodes, _) => nodes,
+        },
+        depth: a.depth,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        games: a.games.unwrap_or(u64::MAX),
+        threads: a.threads as usize,
+        hash_mb: a.hash as usize,
+    };
+    let s = datagen::run(&settings, &mut progress_line)?;
+    if std::io::stderr().is_terminal() {
+        eprintln!();
+    }
+    println!(
+        "{}: {} games, {} positions ({} games, {} positions new, {:.0} positions/s, {:.1} s){}",
+        a.out.display(),
+        s.games,
+        s.positions,
+        s.new_games,
+        s.new_positions,
+        s.new_positions as f64 / s.seconds.max(1e-3),
+        s.seconds,
+        if s.interrupted { ", interrupted" } else { "" }
+    );
+    Ok(if s.interrupted { 130 } else { 0 })
+}
+
+/// `tama train`: fits the weights and writes them (or, with `--show`,
+/// prints a weights file).
+pub fn train_command(a: &TrainArgs) -> Result<(), String> {
+    if let Some(path) = &a.show {
+        print!("{}", train::show(path)?);
+        return Ok(());
+    }
+    let out = a
+        .out
+        .clone()
+        .ok_or("give the weights file to write: --out FILE")?;
+    let settings = train::Settings {
+        data: a.data.clone(),
+        out,
+        init: a.init.clone(),
+        valid_percent: a.valid_percent,
+        fit: tama_engine::training::trainer::Settings {
+            model: a.model,
+            epochs: a.epochs as usize,
+            lambda: a.lambda,
+            learning_rate: a.lr,
+            batch: a.batch as usize,
+            l2: a.l2,
+            threads: a.threads as usize,
+            seed: a.seed,
+            freeze_hand: a.freeze_hand,
+        },
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let r = train::run(&settings, &mut |l| eprintln!("{l}"))?;
+    println!(
+        "{}: {} training + {} validation positions, K {:.1}, validation loss {:.6} -> {:.6} (epoch {}), {:.1} s",
+        r.variant,
+        r.train_positions,
+        r.valid_positions,
+        r.k,
+        r.valid_loss_before,
+        r.valid_loss_after,
+        r.best_epoch,
+        r.seconds
+    );
+    Ok(())
 }
 
 /// `tama gui`: the board server, until the process is ended (docs/gui.md).

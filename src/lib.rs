@@ -1,5 +1,6 @@
-//! The `tama` package's library: the match runner behind `tama match` and
-//! the board server behind `tama gui`.
+//! The `tama` package's library: the match runner behind `tama match`, the
+//! board server behind `tama gui`, and the training pipeline behind
+//! `tama datagen` and `tama train`.
 //!
 //! It lives here, beside the binary that runs it, rather than in the
 //! protocol crate: the runner is a client of the protocol (through
@@ -7,5 +8,6 @@
 //! a module of the binary) so that the end-to-end tests can read back what
 //! the runner writes (PDN, results files) with the runner's own readers.
 
+pub mod evaltrain;
 pub mod gui;
 pub mod tournament;

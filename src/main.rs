@@ -30,6 +30,8 @@ fn run(cli: Cli) -> i32 {
         Some(Command::Perft(a)) => commands::perft_command(&a).map(|()| 0),
         Some(Command::Bench(a)) => commands::bench_command(&a).map(|()| 0),
         Some(Command::Search(a)) => commands::search_command(&a).map(|()| 0),
+        Some(Command::Datagen(a)) => commands::datagen_command(&a),
+        Some(Command::Train(a)) => commands::train_command(&a).map(|()| 0),
         Some(Command::Gui(a)) => commands::gui_command(&a).map(|()| 0),
         Some(Command::Egtb(c)) => egtb::run(&c).map(|()| 0),
     };

@@ -57,6 +57,7 @@ fn handshake() {
         "param name=ponder value=false type=bool",
         "param name=move-overhead value=30 type=int min=0 max=5000",
         "param name=baseline value=false type=bool",
+        "param name=evalfile value=<builtin> type=string",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(p)),
@@ -227,6 +228,7 @@ fn bad_input_changes_nothing() {
         "set-param name=frobnicate value=1",
         "set-param name=hash value=0",
         "set-param name=variant value=russian",
+        "set-param name=evalfile value=/nonexistent/weights.tew",
         "fly",
         "=",
     ] {

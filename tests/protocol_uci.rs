@@ -50,6 +50,7 @@ fn handshake_lists_every_option() {
         "option name CaptureRemoval type combo default immediate var immediate var deferred",
         "option name MidCapturePromotion type check default false",
         "option name Baseline type check default false",
+        "option name EvalFile type string default <builtin>",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -876,4 +877,127 @@ fn search_switches_from_the_command_line() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown tuning parameter"), "{err}");
+}
+
+/// The `total` line of `eval`.
+fn eval_total(e: &mut Engine) -> String {
+    e.send("eval");
+    e.until("total (white's view)").pop().unwrap()
+}
+
+/// The score of the last `info` line of a depth-3 search of the start.
+fn search_score(e: &mut Engine) -> String {
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let info = lines.iter().rev().find(|l| l.contains(" score ")).unwrap();
+    info.split(" score ")
+        .nth(1)
+        .unwrap()
+        .split(" nodes")
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn eval_file_selects_a_built_in_set_by_name() {
+    // builtin:armenian-learned (engine/src/eval/weights/) is in the binary:
+    // selected by name it replaces the Armenian set (its pattern row shows,
+    // the score changes) and leaves the Turkish one as it was. An unknown
+    // name is refused, naming the built-in sets, and changes nothing;
+    // <builtin> goes back to the hand-set weights.
+    let mut e = uci();
+    e.send("setoption name Variant value turkish");
+    let turkish = eval_total(&mut e);
+    e.send("setoption name Variant value armenian");
+    e.send("position fen W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5");
+    let hand = eval_total(&mut e);
+    e.send("setoption name EvalFile value builtin:armenian-learned");
+    assert_eq!(
+        e.sync(),
+        ["info string EvalFile: armenian patterns weights loaded from builtin:armenian-learned"]
+    );
+    e.send("eval");
+    let rows = e.until("total (white's view)");
+    assert!(rows.iter().any(|l| l.starts_with("patterns ")), "{rows:?}");
+    let learned = rows.last().unwrap().clone();
+    assert_ne!(learned, hand);
+    e.send("setoption name EvalFile value builtin:no-such-set");
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    assert!(
+        out[0].contains("armenian-learned") && out[0].contains("the weights in use are kept"),
+        "{out:?}"
+    );
+    assert_eq!(eval_total(&mut e), learned);
+    e.send("setoption name Variant value turkish");
+    e.send("position startpos");
+    assert_eq!(eval_total(&mut e), turkish);
+    e.send("setoption name EvalFile value <builtin>");
+    e.send("setoption name Variant value armenian");
+    e.send("position fen W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5");
+    assert_eq!(eval_total(&mut e), hand);
+}
+
+#[test]
+fn eval_file_loads_a_set_and_a_bad_file_changes_nothing() {
+    use tama_engine::eval::{file, VariantWeights};
+    use tama_engine::Variant;
+    let dir = std::env::temp_dir().join(format!("tama-uci-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The built-in set with a tempo term of 50 centi-men: the start
+    // position (balanced but for the side to move) scores 50.
+    let mut set = VariantWeights::hand_set(Variant::Armenian);
+    let tempo = tama_engine::eval::hand::NAMES
+        .iter()
+        .position(|&n| n == "tempo")
+        .unwrap();
+    set.hand[tempo] = 50 * tama_engine::eval::hand::ONE;
+    let good = dir.join("tempo50.tew");
+    std::fs::write(&good, file::encode(&set)).unwrap();
+    let bytes = file::encode(&set);
+    let damaged = dir.join("damaged.tew");
+    std::fs::write(&damaged, &bytes[..bytes.len() - 1]).unwrap();
+
+    let mut e = uci();
+    let builtin = eval_total(&mut e);
+    let builtin_score = search_score(&mut e);
+    assert!(!builtin.ends_with("side to move 50"), "{builtin}");
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let out = e.sync();
+    assert!(
+        out == [format!(
+            "info string EvalFile: armenian hand weights loaded from {}",
+            good.display()
+        )],
+        "{out:?}"
+    );
+    let loaded = eval_total(&mut e);
+    // The search uses it too (three plies on, the tempo of the side to
+    // move counts against the root side: 50 instead of the built-in 8).
+    e.send("ucinewgame");
+    assert_ne!(
+        search_score(&mut e),
+        builtin_score,
+        "the search ignored EvalFile"
+    );
+    assert!(loaded.ends_with("side to move 50"), "{loaded}");
+    for bad in [
+        damaged.display().to_string(),
+        dir.join("missing.tew").display().to_string(),
+        "Cargo.toml".to_string(),
+    ] {
+        e.send(&format!("setoption name EvalFile value {bad}"));
+        let out = e.sync();
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+        assert_eq!(eval_total(&mut e), loaded, "{bad} changed the weights");
+    }
+    e.send("setoption name EvalFile value <builtin>");
+    assert!(e.sync().is_empty());
+    assert_eq!(eval_total(&mut e), builtin);
+    e.send("ucinewgame");
+    assert_eq!(search_score(&mut e), builtin_score);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,7 +9,9 @@
 //!   counts them;
 //! - `game`: a game with its history (threefold repetition);
 //! - `notation`: every text form: algebraic moves, FEN, the Hub notation;
-//! - `eval`: the static evaluation; `search`: the search, its scores and
+//! - `eval`: the static evaluation, its weights per variant;
+//!   `training`: self-play data and the fitting of those weights;
+//!   `search`: the search, its scores and
 //!   its transposition table, and `bench`, its signature;
 //! - `rng`: the one pseudo-random generator (tests, self-play, the runner);
 //! - `egtb`: the endgame databases: built by retrograde analysis, probed by
@@ -19,9 +21,6 @@
 
 pub mod bitboard;
 pub mod egtb;
-// eval.rs is being rewritten for the learned evaluation (another branch);
-// its doc comments come with that rewrite.
-#[allow(missing_docs)]
 pub mod eval;
 pub mod game;
 pub mod movegen;
@@ -33,6 +32,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod square;
+pub mod training;
 mod zobrist;
 
 #[cfg(test)]

@@ -40,6 +40,11 @@ pub struct OptionDef {
 }
 
 pub const MAX_MULTIPV: i64 = 64;
+/// The `EvalFile` value that means the default weights (both variants).
+pub const BUILTIN_EVAL: &str = "<builtin>";
+/// An `EvalFile` value `builtin:NAME` selects a set built into the binary
+/// by name (`tama_engine::eval::NAMED`) instead of a file.
+pub const BUILTIN_PREFIX: &str = "builtin:";
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
 /// The most search threads allowed. More than the CPUs is accepted (a
@@ -128,6 +133,13 @@ pub fn definitions() -> Vec<OptionDef> {
             kind: Kind::Check { default: false },
         },
         OptionDef {
+            uci: "EvalFile",
+            hub: Some("evalfile"),
+            kind: Kind::Text {
+                default: BUILTIN_EVAL,
+            },
+        },
+        OptionDef {
             uci: "EGTBPath",
             hub: Some("egtbpath"),
             kind: Kind::Text { default: "" },
@@ -168,6 +180,9 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     pub rules: Rules,
     pub baseline: bool,
+    /// The weights file last loaded (its set replaces its variant's), or
+    /// `BUILTIN_EVAL`.
+    pub eval_file: String,
     /// The endgame databases' directory ("": none).
     pub egtb_path: String,
     /// Probe positions of up to this many pieces.
@@ -184,6 +199,7 @@ impl Default for Settings {
             move_overhead_ms: 30,
             rules: Rules::default(),
             baseline: false,
+            eval_file: BUILTIN_EVAL.to_string(),
             egtb_path: String::new(),
             egtb_pieces: tama_engine::egtb::MAX_PIECES,
         }
@@ -196,6 +212,8 @@ pub enum Effect {
     None,
     ClearHash,
     RulesChanged,
+    /// The session loads `eval_file` (and keeps the old value if it cannot).
+    EvalFileChanged,
     /// The endgame databases' directory changed: open it.
     TablesChanged,
 }
@@ -213,6 +231,7 @@ impl Settings {
             "captureremoval" => self.rules.capture_removal.to_string(),
             "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
             "baseline" => self.baseline.to_string(),
+            "evalfile" => self.eval_file.clone(),
             "egtbpath" => self.egtb_path.clone(),
             "egtbpieces" => self.egtb_pieces.to_string(),
             _ => String::new(),
@@ -274,6 +293,10 @@ impl Settings {
                     }
                 }
                 Ok(Effect::None)
+            }
+            Kind::Text { .. } if normalize(def.uci) == "evalfile" => {
+                self.eval_file = need()?.to_string();
+                Ok(Effect::EvalFileChanged)
             }
             Kind::Text { .. } => {
                 // UCI spells the empty string `<empty>`.

@@ -9,7 +9,7 @@
 //! answer always finds the engine idle.
 
 use crate::memory::MemoryLimits;
-use crate::options::{cpu_count, Effect, Settings};
+use crate::options::{cpu_count, Effect, Settings, BUILTIN_EVAL, BUILTIN_PREFIX};
 use crate::text::one_line;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use tama_engine::egtb::Tablebase;
+use tama_engine::eval::{self, Weights};
 use tama_engine::movegen::legal_moves;
 use tama_engine::search::{
     SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher, Tuning,
@@ -177,6 +178,8 @@ pub struct Session {
     worker: Option<JoinHandle<Searcher>>,
     /// Selective-search switches every searcher of this session gets.
     tuning: Tuning,
+    /// The evaluation weights (the `EvalFile` option).
+    weights: Weights,
     /// What the table may take (read once, at the start).
     memory: MemoryLimits,
     /// Searches that failed (panicked or answered an illegal move) in this
@@ -202,6 +205,7 @@ impl Session {
             pending_clear: false,
             worker: None,
             tuning: Tuning::default(),
+            weights: Weights::DEFAULT,
             memory: MemoryLimits::of_this_process(),
             faults: Arc::new(AtomicU64::new(0)),
             policy: FaultPolicy::default(),
@@ -254,6 +258,9 @@ impl Session {
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let mut next = self.settings.clone();
         let effect = next.set(name, value)?;
+        if effect == Effect::EvalFileChanged {
+            self.weights = self.load_eval_file(&next.eval_file)?;
+        }
         if effect == Effect::TablesChanged {
             self.tablebase = open_tables(&next)?;
             self.report_tables();
@@ -267,7 +274,7 @@ impl Session {
             ));
         }
         match effect {
-            Effect::None | Effect::TablesChanged => {}
+            Effect::None | Effect::EvalFileChanged | Effect::TablesChanged => {}
             Effect::ClearHash => self.pending_clear = true,
             Effect::RulesChanged => {
                 self.apply_rules();
@@ -275,6 +282,39 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// The evaluation weights searches use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The weights with the set `value` names in place of its variant's: a
+    /// weights file, a set built in by name (`BUILTIN_PREFIX` + name), or
+    /// `BUILTIN_EVAL` (the default sets, both variants). A file that cannot
+    /// be read, is not a valid weights file or a name that is not built in
+    /// is an error, and the caller keeps the weights it has.
+    fn load_eval_file(&self, value: &str) -> Result<Weights, String> {
+        if value == BUILTIN_EVAL {
+            return Ok(Weights::DEFAULT);
+        }
+        let set = match value.strip_prefix(BUILTIN_PREFIX) {
+            Some(name) => eval::named(name),
+            None => std::fs::read(value)
+                .map_err(|e| format!("cannot read it: {e}"))
+                .and_then(|bytes| eval::file::decode(&bytes)),
+        }
+        .map_err(|e| format!("EvalFile {value}: {e}; the weights in use are kept"))?;
+        if self.dialect == Dialect::Uci {
+            self.out.line(&format!(
+                "info string EvalFile: {} {} weights loaded from {value}",
+                set.variant,
+                set.model().name()
+            ));
+        }
+        let mut weights = self.weights.clone();
+        weights.replace(set);
+        Ok(weights)
     }
 
     /// The databases again after a rule change: those of the new rules,
@@ -489,6 +529,7 @@ impl Session {
         o.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
         o.baseline = self.settings.baseline;
         o.egtb_pieces = self.settings.egtb_pieces;
+        searcher.set_weights(self.weights.clone());
         searcher.set_tablebase(self.tablebase.clone());
         searcher
     }

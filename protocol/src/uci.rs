@@ -471,7 +471,8 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         Command::LegalMoves => s.out.line(&legal_moves_text(&s.game)),
         Command::Eval => {
             let pos = s.game.position();
-            s.out.line(&eval::breakdown(pos).to_string());
+            s.out
+                .line(&eval::breakdown_with(pos, s.weights()).to_string());
         }
         Command::Bench(depth) => run_bench(s, depth),
     }

@@ -1,0 +1,167 @@
+//! The weights file: one variant's evaluation weights, as bytes (the
+//! caller reads and writes files). The format is in docs/evaluation.md; the
+//! decoder is strict (exact length, known model, matching checksum), so a
+//! damaged or foreign file is refused instead of half-loaded.
+
+use super::hand::{HandWeights, TERMS};
+use super::pattern::{Layout, PatternParams, PatternTable};
+use super::{Model, VariantWeights};
+use crate::rules::Variant;
+
+/// The first bytes of a weights file.
+pub const MAGIC: &[u8; 8] = b"TAMAEVAL";
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u16 = 2;
+const HEADER_BYTES: usize = 20;
+const CHECKSUM_BYTES: usize = 4;
+
+/// FNV-1a, 32 bits: enough to tell a damaged file.
+pub fn checksum(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, &b| {
+        (h ^ b as u32).wrapping_mul(0x0100_0193)
+    })
+}
+
+fn variant_byte(v: Variant) -> u8 {
+    match v {
+        Variant::Armenian => 0,
+        Variant::Turkish => 1,
+    }
+}
+
+fn model_byte(m: Model) -> u8 {
+    match m {
+        Model::Hand => 0,
+        Model::Patterns => 1,
+    }
+}
+
+/// The bytes of a weights file holding `w`.
+pub fn encode(w: &VariantWeights) -> Vec<u8> {
+    let params = w.patterns.as_ref().map(|p| p.params());
+    let n = params.map_or(0, |p| p.opening.len());
+    let description = w.description.as_bytes();
+    let description = &description[..description.len().min(u16::MAX as usize)];
+    let mut out = Vec::with_capacity(HEADER_BYTES + description.len() + 4 * TERMS + 4 * n + 4);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(variant_byte(w.variant));
+    out.push(model_byte(w.model()));
+    out.extend_from_slice(&(TERMS as u16).to_le_bytes());
+    out.extend_from_slice(&(description.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+    out.extend_from_slice(description);
+    for x in w.hand {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    if let Some(p) = params {
+        for x in p.opening.iter().chain(&p.endgame) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads `bytes` front to back; every read is bounds-checked by the caller's
+/// length check first.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let mut a = [0u8; N];
+        a.copy_from_slice(&self.bytes[self.at..self.at + N]);
+        self.at += N;
+        a
+    }
+}
+
+/// The weights in `bytes`, or a one-line reason the file is refused.
+pub fn decode(bytes: &[u8]) -> Result<VariantWeights, String> {
+    if bytes.len() < HEADER_BYTES + CHECKSUM_BYTES || &bytes[..8] != MAGIC {
+        return Err("not a Tama weights file (no TAMAEVAL header)".into());
+    }
+    let mut r = Reader { bytes, at: 8 };
+    let version = u16::from_le_bytes(r.take());
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "weights file format version {version}, this build reads {FORMAT_VERSION}"
+        ));
+    }
+    let variant = match r.take::<1>()[0] {
+        0 => Variant::Armenian,
+        1 => Variant::Turkish,
+        v => return Err(format!("weights file names an unknown variant ({v})")),
+    };
+    let model = match r.take::<1>()[0] {
+        0 => Model::Hand,
+        1 => Model::Patterns,
+        m => return Err(format!("weights file names an unknown model ({m})")),
+    };
+    let terms = u16::from_le_bytes(r.take()) as usize;
+    if terms != TERMS {
+        return Err(format!(
+            "weights file has {terms} hand terms, this build has {TERMS}"
+        ));
+    }
+    let description_len = u16::from_le_bytes(r.take()) as usize;
+    let n = u32::from_le_bytes(r.take()) as usize;
+    let expected_n = match model {
+        Model::Hand => 0,
+        Model::Patterns => Layout::get().params(),
+    };
+    if n != expected_n {
+        return Err(format!(
+            "weights file has {n} pattern weights, model {} has {expected_n}",
+            model.name()
+        ));
+    }
+    let expected_len = HEADER_BYTES + description_len + 4 * TERMS + 4 * n + CHECKSUM_BYTES;
+    if bytes.len() != expected_len {
+        return Err(format!(
+            "weights file is {} bytes, its header says {expected_len} (truncated or damaged)",
+            bytes.len()
+        ));
+    }
+    let body = &bytes[..expected_len - CHECKSUM_BYTES];
+    let stored = u32::from_le_bytes(bytes[body.len()..].try_into().expect("4 bytes"));
+    if checksum(body) != stored {
+        return Err("weights file checksum does not match (damaged file)".into());
+    }
+    let description = std::str::from_utf8(&bytes[r.at..r.at + description_len])
+        .map_err(|_| "weights file description is not UTF-8".to_string())?
+        .to_string();
+    r.at += description_len;
+    let mut hand: HandWeights = [0; TERMS];
+    for x in hand.iter_mut() {
+        *x = i32::from_le_bytes(r.take());
+    }
+    let patterns = match model {
+        Model::Hand => None,
+        Model::Patterns => {
+            let read = |r: &mut Reader| -> Result<Vec<i16>, String> {
+                (0..n)
+                    .map(|_| match i16::from_le_bytes(r.take()) {
+                        i16::MIN => {
+                            Err("weights file holds a pattern weight of -32768".to_string())
+                        }
+                        x => Ok(x),
+                    })
+                    .collect()
+            };
+            let opening = read(&mut r)?;
+            let endgame = read(&mut r)?;
+            Some(PatternTable::new(PatternParams { opening, endgame }))
+        }
+    };
+    Ok(VariantWeights {
+        variant,
+        hand,
+        patterns,
+        description,
+    })
+}

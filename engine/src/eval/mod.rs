@@ -1,0 +1,324 @@
+//! Static evaluation in centi-men (a man = 100), from the side to move's view.
+//!
+//! Contract: `evaluate_with_mobility` for the search, `breakdown_with` for
+//! the `eval` command, `Weights` for what the search holds.
+//!
+//! The evaluation is linear in its weights, so that they can be fitted to
+//! games (`crate::training`): the hand terms (`hand`: material,
+//! advancement, runaway men, ...) and, in the `patterns` model, Scan-style
+//! board patterns (`pattern`). Each variant has its own set
+//! (`VariantWeights`). The default is the hand-set weights of release 0.1.0
+//! (`builtin`); learned sets are built in by name (`named`, from the files
+//! in `eval/weights/`, which `file` reads), and `Weights` may replace either
+//! variant's set with one of those or one loaded at run time (the
+//! `EvalFile` option).
+//!
+//! Arithmetic: hand features are in 1/32 units, hand weights and pattern
+//! weights in 1/32 centi-men, and the pattern phase blend is in 1/32. The
+//! `hand` model adds whole centi-men row by row (`hand::rows`), so the
+//! default evaluation scores exactly as release 0.1.0 did. The `patterns`
+//! model sums exactly in 1/1024 centi-men and rounds once: its thousands of
+//! weights are fractions of a centi-man, which row rounding would lose.
+//! Every rounding is towards zero, so that a position and its
+//! colour-flipped image score the same. A lone king against a lone king is
+//! a draw (0) whatever the weights.
+
+pub mod file;
+pub mod hand;
+pub mod pattern;
+
+use crate::position::Position;
+use crate::rules::{Color, Variant};
+use hand::{HandWeights, ONE};
+use pattern::PatternTable;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// 1/`SCALE` centi-men: the unit scores are summed in.
+pub const SCALE: i64 = ONE as i64 * pattern::PHASES;
+
+/// What an evaluation is made of.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Model {
+    /// The hand terms only.
+    Hand,
+    /// The hand terms and the board patterns.
+    Patterns,
+}
+
+impl Model {
+    /// The name `tama train --model` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Hand => "hand",
+            Model::Patterns => "patterns",
+        }
+    }
+}
+
+impl std::str::FromStr for Model {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Model, String> {
+        match s {
+            "hand" => Ok(Model::Hand),
+            "patterns" => Ok(Model::Patterns),
+            _ => Err(format!("unknown model {s:?} (expected hand or patterns)")),
+        }
+    }
+}
+
+/// One variant's weights.
+#[derive(Clone, Debug)]
+pub struct VariantWeights {
+    /// The variant the set is for.
+    pub variant: Variant,
+    /// The hand terms' weights, 1/32 centi-men, in the order of `hand::NAMES`.
+    pub hand: HandWeights,
+    /// `None` for the `hand` model.
+    pub patterns: Option<PatternTable>,
+    /// How the weights were made (the training command), kept in the file.
+    pub description: String,
+}
+
+impl VariantWeights {
+    /// The hand-set evaluation of release 0.1.0.
+    pub fn hand_set(variant: Variant) -> VariantWeights {
+        VariantWeights {
+            variant,
+            hand: hand::hand_set(variant),
+            patterns: None,
+            description: "hand-set weights of release 0.1.0".into(),
+        }
+    }
+
+    /// What the set is made of.
+    pub fn model(&self) -> Model {
+        match self.patterns {
+            None => Model::Hand,
+            Some(_) => Model::Patterns,
+        }
+    }
+
+    /// The score of `pos` (whose variant must be this set's), White's view,
+    /// in centi-men, with the hand features already computed.
+    #[inline(always)]
+    pub fn score_white(&self, pos: &Position, f: &hand::Features) -> i32 {
+        match &self.patterns {
+            None => hand::rows(&self.hand, f).iter().map(|r| r[0] - r[1]).sum(),
+            Some(p) => {
+                let hand = hand::dot(&self.hand, &f.of[0]) - hand::dot(&self.hand, &f.of[1]);
+                let patterns = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces);
+                ((hand + patterns) / SCALE) as i32
+            }
+        }
+    }
+}
+
+/// The default weights: the hand-set ones, per variant.
+pub fn builtin(variant: Variant) -> &'static VariantWeights {
+    static BUILTIN: OnceLock<[VariantWeights; 2]> = OnceLock::new();
+    let sets =
+        BUILTIN.get_or_init(|| [Variant::Armenian, Variant::Turkish].map(VariantWeights::hand_set));
+    &sets[variant as usize]
+}
+
+/// The other sets built into the binary, by name: weights files made by
+/// `tama train` (docs/evaluation.md says how), selected with
+/// `EvalFile=builtin:NAME`.
+pub static NAMED: [(&str, &[u8]); 2] = [
+    (
+        "armenian-learned",
+        include_bytes!("weights/armenian-learned.tew"),
+    ),
+    (
+        "turkish-learned",
+        include_bytes!("weights/turkish-learned.tew"),
+    ),
+];
+
+/// The built-in set called `name` (`NAMED`), or why there is none.
+pub fn named(name: &str) -> Result<VariantWeights, String> {
+    let (_, bytes) = NAMED.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+        let names: Vec<&str> = NAMED.iter().map(|(n, _)| *n).collect();
+        format!(
+            "no built-in weights called {name:?} (built in: {})",
+            names.join(", ")
+        )
+    })?;
+    file::decode(bytes).map_err(|e| format!("built-in weights {name}: {e}"))
+}
+
+/// The weights the search uses: per variant the default set, or another
+/// (a named built-in one, or one loaded at run time). Cheap to clone (the
+/// sets are shared).
+#[derive(Clone, Debug, Default)]
+pub struct Weights {
+    loaded: [Option<Arc<VariantWeights>>; 2],
+}
+
+impl Weights {
+    /// The default sets (`builtin`).
+    pub const DEFAULT: Weights = Weights {
+        loaded: [None, None],
+    };
+
+    /// The set the search uses for `variant`.
+    #[inline(always)]
+    pub fn get(&self, variant: Variant) -> &VariantWeights {
+        match &self.loaded[variant as usize] {
+            Some(set) => set,
+            None => builtin(variant),
+        }
+    }
+
+    /// Uses `set` for its variant (the other variant is kept).
+    pub fn replace(&mut self, set: VariantWeights) {
+        let v = set.variant as usize;
+        self.loaded[v] = Some(Arc::new(set));
+    }
+
+    /// Sets one hand weight by name (`hand::NAMES`: `man`, `advancement.4`,
+    /// ...), in centi-men, in both variants' sets.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let term = hand::NAMES
+            .iter()
+            .position(|&n| n == name)
+            .ok_or_else(|| format!("unknown weight {name:?}"))?;
+        for v in [Variant::Armenian, Variant::Turkish] {
+            let mut set = self.get(v).clone();
+            set.hand[term] = value * ONE;
+            self.replace(set);
+        }
+        Ok(())
+    }
+
+    /// Goes back to the default set for `variant`.
+    pub fn reset(&mut self, variant: Variant) {
+        self.loaded[variant as usize] = None;
+    }
+}
+
+/// The evaluation and the side to move's number of non-capturing moves
+/// (for the search: no capture and no move means the side to move lost).
+#[inline]
+pub fn evaluate_with_mobility(pos: &Position, w: &Weights) -> (i32, u32) {
+    let f = hand::features(pos);
+    if f.known_draw {
+        return (0, f.side_to_move_moves);
+    }
+    let white = w.get(pos.rules().variant).score_white(pos, &f);
+    let v = match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    };
+    (v, f.side_to_move_moves)
+}
+
+/// Material only (men and kings), the side to move's view: the baseline
+/// search's evaluation.
+#[inline]
+pub fn material(pos: &Position, w: &Weights) -> i32 {
+    let h = &w.get(pos.rules().variant).hand;
+    let m = |c: Color| pos.men(c).count() as i32 * h[0] + pos.kings(c).count() as i32 * h[1];
+    let us = pos.side_to_move();
+    (m(us) - m(us.opponent())) / ONE
+}
+
+/// The evaluation with the default weights.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with_mobility(pos, &Weights::DEFAULT).0
+}
+
+/// One row of the `eval` breakdown.
+#[derive(Clone, Debug)]
+pub struct EvalTerm {
+    /// The term (a group of hand terms, or `patterns`).
+    pub name: &'static str,
+    /// White's part, whole centi-men (rounded towards zero: with the
+    /// `patterns` model the rows may not add up to the total exactly).
+    pub white: i32,
+    /// Black's part, centi-men.
+    pub black: i32,
+}
+
+/// The evaluation term by term (the `eval` command).
+#[derive(Clone, Debug)]
+pub struct EvalBreakdown {
+    /// The rows.
+    pub terms: Vec<EvalTerm>,
+    /// White's view (positive: White is better).
+    pub total_white: i32,
+    /// What `evaluate` returns: the side to move's view.
+    pub side_to_move: i32,
+}
+
+/// The breakdown with the default weights.
+pub fn breakdown(pos: &Position) -> EvalBreakdown {
+    breakdown_with(pos, &Weights::DEFAULT)
+}
+
+/// The breakdown with these weights.
+pub fn breakdown_with(pos: &Position, w: &Weights) -> EvalBreakdown {
+    let set = w.get(pos.rules().variant);
+    let f = hand::features(pos);
+    let mut terms: Vec<EvalTerm> = hand::GROUP_NAMES
+        .iter()
+        .zip(hand::rows(&set.hand, &f))
+        .map(|(name, [white, black])| EvalTerm { name, white, black })
+        .collect();
+    if let Some(p) = &set.patterns {
+        let s = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces) / SCALE;
+        terms.push(EvalTerm {
+            name: "patterns",
+            white: s.max(0) as i32,
+            black: (-s).max(0) as i32,
+        });
+    }
+    let (side_to_move, _) = evaluate_with_mobility(pos, w);
+    if f.known_draw {
+        let white: i32 = terms.iter().map(|t| t.white).sum();
+        let black: i32 = terms.iter().map(|t| t.black).sum();
+        terms.push(EvalTerm {
+            name: "known-draw",
+            white: -white,
+            black: -black,
+        });
+    }
+    let total_white = match pos.side_to_move() {
+        Color::White => side_to_move,
+        Color::Black => -side_to_move,
+    };
+    EvalBreakdown {
+        terms,
+        total_white,
+        side_to_move,
+    }
+}
+
+impl fmt::Display for EvalBreakdown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<16} {:>7} {:>7} {:>7}",
+            "term", "white", "black", "total"
+        )?;
+        for t in &self.terms {
+            writeln!(
+                f,
+                "{:<16} {:>7} {:>7} {:>7}",
+                t.name,
+                t.white,
+                t.black,
+                t.white - t.black
+            )?;
+        }
+        write!(
+            f,
+            "total (white's view) {}, side to move {}",
+            self.total_white, self.side_to_move
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,329 @@
+//! Board patterns in the manner of Scan: the board is covered by small
+//! overlapping regions, and every configuration of the men in a region has
+//! its own weight, one for the opening and one for the endgame, blended by
+//! the number of pieces on the board.
+//!
+//! A region is two ranks by four files (8 squares, each empty, a white man
+//! or a black man: 3^8 = 6561 configurations); its lower-left corner runs
+//! over ranks 1-7 and files a-e, so 35 regions overlap on every square.
+//! Kings are left out (they are counted by the hand terms): a pattern says
+//! how the men stand.
+//!
+//! Two symmetries tie the weights, so the evaluation has them by
+//! construction and the data teaches each shape once:
+//! - left-right: the rules do not tell the a-file from the h-file, so a
+//!   region and its mirror image share the weight;
+//! - colour: a configuration seen from Black's side (ranks flipped, colours
+//!   swapped) is worth the negative for White. A configuration that is its
+//!   own colour-flipped image is worth nothing.
+//!
+//! `Layout` maps every (region, configuration) to a free parameter and a
+//! sign; a weights file stores the parameters, and `PatternTable` holds the
+//! expanded table the evaluation reads: one lookup per region, the opening
+//! and endgame weights side by side.
+
+use std::sync::OnceLock;
+
+/// A region's height in ranks.
+pub const REGION_RANKS: usize = 2;
+/// A region's width in files.
+pub const REGION_FILES: usize = 4;
+const REGION_SQUARES: usize = REGION_RANKS * REGION_FILES;
+/// 3^8: every square of a region empty, white man or black man.
+pub const CONFIGS: usize = 3usize.pow(REGION_SQUARES as u32);
+/// Where a region's lower-left corner can stand: ranks 0..=6, files 0..=4.
+const CORNER_RANKS: usize = 8 - REGION_RANKS + 1;
+const CORNER_FILES: usize = 8 - REGION_FILES + 1;
+/// The regions: every placement on the board.
+pub const REGIONS: usize = CORNER_RANKS * CORNER_FILES;
+/// The weight's phase runs from an empty board (0) to a full one.
+pub const PHASES: i64 = 32;
+
+/// `BASE3[bits]`: the region's occupancy bits read as base-3 digits 0/1.
+static BASE3: [u16; 1 << REGION_SQUARES] = {
+    let mut t = [0u16; 1 << REGION_SQUARES];
+    let mut bits = 0;
+    while bits < 1 << REGION_SQUARES {
+        let mut v = 0u16;
+        let mut k = REGION_SQUARES;
+        while k > 0 {
+            k -= 1;
+            v = v * 3 + ((bits >> k) & 1) as u16;
+        }
+        t[bits] = v;
+        bits += 1;
+    }
+    t
+};
+
+/// The region's squares of `bb` as bits, rank by rank: with two ranks of
+/// four files, the first rank's four files in bits 0-3, the second's in 4-7.
+#[inline(always)]
+fn region_bits(bb: u64, rank: usize, file: usize) -> usize {
+    let y = bb >> (8 * rank + file);
+    let row = (1u64 << REGION_FILES) - 1;
+    let mut bits = 0;
+    for i in 0..REGION_RANKS {
+        bits |= ((y >> (8 * i)) & row) << (REGION_FILES * i);
+    }
+    bits as usize
+}
+
+/// Calls `visit(region, configuration)` for every region, White's men `white`
+/// and Black's men `black`.
+#[inline(always)]
+pub fn for_each_config(white: u64, black: u64, mut visit: impl FnMut(usize, usize)) {
+    let mut region = 0;
+    for rank in 0..CORNER_RANKS {
+        for file in 0..CORNER_FILES {
+            let w = BASE3[region_bits(white, rank, file)] as usize;
+            let b = BASE3[region_bits(black, rank, file)] as usize;
+            visit(region, w + 2 * b);
+            region += 1;
+        }
+    }
+}
+
+/// A parameter and the sign it is read with, or none (a configuration that
+/// is its own colour-flipped image).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Slot(u32);
+
+impl Slot {
+    const NONE: Slot = Slot(u32::MAX);
+
+    /// `(parameter, negated)`.
+    #[inline(always)]
+    pub fn get(self) -> Option<(usize, bool)> {
+        (self != Slot::NONE).then_some(((self.0 >> 1) as usize, self.0 & 1 == 1))
+    }
+}
+
+/// The tying of (region, configuration) pairs to free parameters.
+pub struct Layout {
+    slots: Vec<Slot>,
+    params: usize,
+}
+
+fn digits(config: usize) -> [u8; REGION_SQUARES] {
+    let mut d = [0u8; REGION_SQUARES];
+    let mut c = config;
+    for x in d.iter_mut() {
+        *x = (c % 3) as u8;
+        c /= 3;
+    }
+    d
+}
+
+fn undigits(d: &[u8; REGION_SQUARES]) -> usize {
+    d.iter().rev().fold(0, |c, &x| c * 3 + x as usize)
+}
+
+/// The region and configuration seen in the left-right mirror.
+fn mirrored(region: usize, config: usize) -> (usize, usize) {
+    let (rank, file) = (region / CORNER_FILES, region % CORNER_FILES);
+    let d = digits(config);
+    let mut m = [0u8; REGION_SQUARES];
+    for i in 0..REGION_RANKS {
+        for j in 0..REGION_FILES {
+            m[i * REGION_FILES + (REGION_FILES - 1 - j)] = d[i * REGION_FILES + j];
+        }
+    }
+    let file = CORNER_FILES - 1 - file;
+    (rank * CORNER_FILES + file, undigits(&m))
+}
+
+/// The region and configuration seen from the other side: ranks flipped,
+/// colours swapped.
+fn colour_flipped(region: usize, config: usize) -> (usize, usize) {
+    let (rank, file) = (region / CORNER_FILES, region % CORNER_FILES);
+    let d = digits(config);
+    let mut m = [0u8; REGION_SQUARES];
+    for i in 0..REGION_RANKS {
+        for j in 0..REGION_FILES {
+            let x = d[i * REGION_FILES + j];
+            m[(REGION_RANKS - 1 - i) * REGION_FILES + j] = [0, 2, 1][x as usize];
+        }
+    }
+    let rank = CORNER_RANKS - 1 - rank;
+    (rank * CORNER_FILES + file, undigits(&m))
+}
+
+impl Layout {
+    /// The one layout (built on first use, a few milliseconds).
+    pub fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(Layout::build)
+    }
+
+    fn build() -> Layout {
+        let key = |(r, c): (usize, usize)| r * CONFIGS + c;
+        let mut slots = vec![Slot::NONE; REGIONS * CONFIGS];
+        let mut params = 0u32;
+        for region in 0..REGIONS {
+            for config in 0..CONFIGS {
+                let me = key((region, config));
+                let mirror = key(mirrored(region, config));
+                let flipped = colour_flipped(region, config);
+                let flip = key(flipped);
+                let flip_mirror = key(mirrored(flipped.0, flipped.1));
+                if flip == me || flip_mirror == me {
+                    continue;
+                }
+                let same_sign = me.min(mirror);
+                let other_sign = flip.min(flip_mirror);
+                let (canonical, negated) = if same_sign < other_sign {
+                    (same_sign, 0)
+                } else {
+                    (other_sign, 1)
+                };
+                // Keys are visited in ascending order and the canonical key
+                // is the orbit's smallest, so it already has its parameter.
+                let id = if canonical == me {
+                    params += 1;
+                    params - 1
+                } else {
+                    slots[canonical].0 >> 1
+                };
+                slots[me] = Slot(id << 1 | negated);
+            }
+        }
+        Layout {
+            slots,
+            params: params as usize,
+        }
+    }
+
+    /// The number of free parameters (per phase).
+    pub fn params(&self) -> usize {
+        self.params
+    }
+
+    /// The parameter (and sign) of a configuration of a region.
+    #[inline(always)]
+    pub fn slot(&self, region: usize, config: usize) -> Slot {
+        self.slots[region * CONFIGS + config]
+    }
+}
+
+/// The free parameters, in 1/32 centi-men: per parameter an opening and an
+/// endgame weight.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PatternParams {
+    /// The weights on a full board.
+    pub opening: Vec<i16>,
+    /// The weights on an empty board.
+    pub endgame: Vec<i16>,
+}
+
+impl PatternParams {
+    /// Every weight 0.
+    pub fn zero() -> PatternParams {
+        let n = Layout::get().params();
+        PatternParams {
+            opening: vec![0; n],
+            endgame: vec![0; n],
+        }
+    }
+}
+
+/// The expanded table: `[opening, endgame]` per (region, configuration).
+#[derive(Clone)]
+pub struct PatternTable {
+    params: PatternParams,
+    table: Box<[[i16; 2]]>,
+}
+
+impl PatternTable {
+    /// The table these parameters expand to.
+    pub fn new(params: PatternParams) -> PatternTable {
+        let layout = Layout::get();
+        assert_eq!(params.opening.len(), layout.params());
+        assert_eq!(params.endgame.len(), layout.params());
+        let mut table = vec![[0i16; 2]; REGIONS * CONFIGS].into_boxed_slice();
+        for (i, entry) in table.iter_mut().enumerate() {
+            if let Some((p, negated)) = layout.slots[i].get() {
+                // Parameters keep to -32767..=32767, so negation cannot overflow.
+                let (o, e) = (params.opening[p], params.endgame[p]);
+                *entry = if negated { [-o, -e] } else { [o, e] };
+            }
+        }
+        PatternTable { params, table }
+    }
+
+    /// The parameters it was made from.
+    pub fn params(&self) -> &PatternParams {
+        &self.params
+    }
+
+    /// The patterns' score, White's view, in 1/(32 * `PHASES`) centi-men.
+    #[inline(always)]
+    pub fn score(&self, white_men: u64, black_men: u64, pieces: u32) -> i64 {
+        let mut opening = 0i32;
+        let mut endgame = 0i32;
+        for_each_config(white_men, black_men, |region, config| {
+            let w = self.table[region * CONFIGS + config];
+            opening += w[0] as i32;
+            endgame += w[1] as i32;
+        });
+        let phase = (pieces as i64).min(PHASES);
+        opening as i64 * phase + endgame as i64 * (PHASES - phase)
+    }
+}
+
+impl std::fmt::Debug for PatternTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let nonzero = self.params.opening.iter().filter(|&&x| x != 0).count()
+            + self.params.endgame.iter().filter(|&&x| x != 0).count();
+        write!(f, "PatternTable({nonzero} non-zero weights)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn region_bits_read_two_ranks_of_four_files() {
+        // b1 (bit 1) and c2 (bit 10) in the region with its corner on a1:
+        // b1 is its square 1, c2 its square 4 + 2.
+        let bb = (1u64 << 1) | (1u64 << 10);
+        assert_eq!(region_bits(bb, 0, 0), 0b0100_0010);
+        // Seen from the region cornered on b1, b1 is square 0 and c2 is 5.
+        assert_eq!(region_bits(bb, 0, 1), 0b0010_0001);
+        // h8 is the last square of the last region.
+        assert_eq!(region_bits(1u64 << 63, 6, 4), 0b1000_0000);
+    }
+
+    #[test]
+    fn symmetries_are_involutions() {
+        for (region, config) in [(0, 0), (3, 1234), (17, 6560), (34, 4000)] {
+            let m = mirrored(region, config);
+            assert_eq!(mirrored(m.0, m.1), (region, config));
+            let f = colour_flipped(region, config);
+            assert_eq!(colour_flipped(f.0, f.1), (region, config));
+        }
+        // A lone white man on a1 of the a1 region, mirrored: on h1, square 3
+        // of the region cornered on e1 (region 4), digit 1 at 3^3.
+        assert_eq!(mirrored(0, 1), (4, 27));
+        // Colour-flipped: a black man on a8, square 4 of region 30 (a7).
+        assert_eq!(colour_flipped(0, 1), (30, 2 * 81));
+    }
+
+    #[test]
+    fn layout_ties_mirror_images_and_negates_colour_flips() {
+        let layout = Layout::get();
+        // About a quarter of the table is free, less the self-images.
+        assert!(layout.params() > REGIONS * CONFIGS / 4 - 2000);
+        assert!(layout.params() < REGIONS * CONFIGS / 4 + 2000);
+        for (region, config) in [(0, 1), (7, 100), (12, 5000), (33, 2)] {
+            let me = layout.slot(region, config).get().unwrap();
+            let m = mirrored(region, config);
+            assert_eq!(layout.slot(m.0, m.1).get(), Some(me));
+            let f = colour_flipped(region, config);
+            assert_eq!(layout.slot(f.0, f.1).get(), Some((me.0, !me.1)));
+        }
+        // The empty middle region (ranks 4-5) is its own colour-flipped image.
+        assert_eq!(layout.slot(3 * CORNER_FILES + 1, 0).get(), None);
+    }
+}

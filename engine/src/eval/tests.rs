@@ -1,0 +1,270 @@
+use super::pattern::{Layout, PatternParams};
+use super::*;
+use crate::bitboard::Bitboard;
+use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::testutil::random_position;
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen, Rules::ARMENIAN).unwrap()
+}
+
+/// Random pattern weights (and hand weights near the hand-set ones), so
+/// that the symmetry tests do not depend on what the built-in set holds.
+fn random_set(rng: &mut Rng, variant: Variant) -> VariantWeights {
+    let n = Layout::get().params();
+    let mut r = |span: u64| rng.below(2 * span + 1) as i32 - span as i32;
+    let params = PatternParams {
+        opening: (0..n).map(|_| r(3000) as i16).collect(),
+        endgame: (0..n).map(|_| r(3000) as i16).collect(),
+    };
+    let mut hand = hand::hand_set(variant);
+    for x in hand.iter_mut() {
+        *x += r(40);
+    }
+    VariantWeights {
+        variant,
+        hand,
+        patterns: Some(PatternTable::new(params)),
+        description: "random test weights".into(),
+    }
+}
+
+fn random_weights(seed: u64) -> Weights {
+    let mut rng = Rng::new(seed);
+    let mut w = Weights::DEFAULT;
+    for v in [Variant::Armenian, Variant::Turkish] {
+        w.replace(random_set(&mut rng, v));
+    }
+    w
+}
+
+/// The learned sets built into the binary (`NAMED`).
+fn learned() -> Weights {
+    let mut w = Weights::DEFAULT;
+    for (name, _) in NAMED {
+        w.replace(named(name).unwrap());
+    }
+    for v in [Variant::Armenian, Variant::Turkish] {
+        assert_eq!(w.get(v).model(), Model::Patterns);
+    }
+    w
+}
+
+/// Ranks flipped, colours swapped, the other side to move.
+fn colour_flipped(p: &Position) -> Position {
+    Position::from_parts(
+        Bitboard(p.pieces(Color::Black).0.swap_bytes()),
+        Bitboard(p.pieces(Color::White).0.swap_bytes()),
+        Bitboard(p.all_kings().0.swap_bytes()),
+        p.side_to_move().opponent(),
+        p.rules(),
+    )
+}
+
+/// Files flipped (a <-> h).
+fn mirrored(p: &Position) -> Position {
+    let m = |b: Bitboard| Bitboard(b.0.reverse_bits().swap_bytes());
+    Position::from_parts(
+        m(p.pieces(Color::White)),
+        m(p.pieces(Color::Black)),
+        m(p.all_kings()),
+        p.side_to_move(),
+        p.rules(),
+    )
+}
+
+#[test]
+fn start_position_is_balanced_but_for_tempo() {
+    // The start position is its own colour-flipped image: only the tempo
+    // term tells the sides apart, whatever the weights.
+    let w = random_weights(5);
+    for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        let p = Position::startpos(rules);
+        for weights in [&w, &Weights::DEFAULT, &learned()] {
+            let tempo = weights.get(rules.variant).hand[12] as i64 * ONE as i64 / SCALE;
+            assert_eq!(evaluate_with_mobility(&p, weights).0 as i64, tempo);
+        }
+    }
+}
+
+#[test]
+fn colour_and_mirror_symmetry_over_random_positions() {
+    // A position and its colour-flipped image (ranks flipped, colours
+    // swapped, the other side to move) score the same for the side to
+    // move; so does its left-right mirror image. Random weights, built-in
+    // weights and the hand-set weights, 20000 random positions a variant.
+    let mut rng = Rng::new(11);
+    let sets = [random_weights(1), Weights::DEFAULT, learned()];
+    for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        for _ in 0..20000 {
+            let p = random_position(&mut rng, rules);
+            for w in &sets {
+                let v = evaluate_with_mobility(&p, w).0;
+                assert_eq!(v, evaluate_with_mobility(&colour_flipped(&p), w).0, "{p:?}");
+                assert_eq!(v, evaluate_with_mobility(&mirrored(&p), w).0, "{p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn king_is_worth_about_three_men() {
+    let w = Weights::DEFAULT;
+    assert_eq!(w.get(Variant::Armenian).hand[1], 300 * ONE);
+    // A king against three men in the middle of the board is about level.
+    let p = pos("W:WKd4:Ba6,b6,c6");
+    let v = evaluate_with_mobility(&p, &w).0;
+    assert!(v.abs() < 150, "{v}");
+}
+
+#[test]
+fn one_king_each_is_a_draw() {
+    let w = random_weights(2);
+    for weights in [&w, &Weights::DEFAULT] {
+        assert_eq!(evaluate_with_mobility(&pos("W:WKa1:BKh8"), weights).0, 0);
+        assert_eq!(evaluate_with_mobility(&pos("B:WKd4:BKe6"), weights).0, 0);
+        let b = breakdown_with(&pos("W:WKa1:BKh8"), weights);
+        assert_eq!(b.total_white, 0);
+        assert!(b.terms.iter().any(|t| t.name == "known-draw"));
+    }
+    // A king against a man is not.
+    assert!(evaluate(&pos("W:WKa1:Bh6")) > 100);
+}
+
+#[test]
+fn runaway_man_is_seen() {
+    // White man on d6 with only a black man on a6 far away (outside its
+    // cone): it crowns in two moves and nobody can stop it.
+    let f = hand::features(&pos("W:Wd6,a2:Ba6"));
+    assert_eq!(f.of[0][7], ONE);
+    assert_eq!(f.of[0][8], -2 * ONE);
+    // Black's a6 man has White's a2 in its cone: not a runaway.
+    assert_eq!(f.of[1][7], 0);
+    // Against a king no man is a runaway.
+    let f = hand::features(&pos("W:Wd6:BKa8"));
+    assert_eq!(f.of[0][7], 0);
+    let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &Weights::DEFAULT);
+    let runaway = b.terms.iter().find(|t| t.name == "runaway").unwrap();
+    assert_eq!(runaway.white, 160 - 2 * 15);
+}
+
+#[test]
+fn breakdown_total_is_evaluate() {
+    let w = random_weights(3);
+    for fen in [
+        "W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5",
+        "B:Wb3,e3,g2,h4:Ba6,c5,d7,Kf4",
+        "W:WKa1,Kb1:BKh8",
+    ] {
+        let p = pos(fen);
+        for weights in [&w, &Weights::DEFAULT, &learned()] {
+            let b = breakdown_with(&p, weights);
+            assert_eq!(
+                b.side_to_move,
+                evaluate_with_mobility(&p, weights).0,
+                "{fen}"
+            );
+            // The hand model adds its rows up; the patterns model rounds
+            // its rows for the display only.
+            let rows: i32 = b.terms.iter().map(|t| t.white - t.black).sum();
+            match weights.get(p.rules().variant).model() {
+                Model::Hand => assert_eq!(rows, b.total_white, "{fen}"),
+                Model::Patterns => assert!(
+                    (rows - b.total_white).abs() <= b.terms.len() as i32,
+                    "{fen}"
+                ),
+            }
+            let shown = b.to_string();
+            assert!(shown.contains("material") && shown.contains("mobility"));
+        }
+        assert!(breakdown_with(&p, &w).to_string().contains("patterns"));
+    }
+}
+
+#[test]
+fn weights_file_round_trips() {
+    let mut rng = Rng::new(4);
+    for v in [Variant::Armenian, Variant::Turkish] {
+        for set in [random_set(&mut rng, v), VariantWeights::hand_set(v)] {
+            let bytes = file::encode(&set);
+            let back = file::decode(&bytes).unwrap();
+            assert_eq!(back.variant, set.variant);
+            assert_eq!(back.hand, set.hand);
+            assert_eq!(back.description, set.description);
+            assert_eq!(
+                back.patterns.as_ref().map(|p| p.params()),
+                set.patterns.as_ref().map(|p| p.params())
+            );
+            assert_eq!(file::encode(&back), bytes);
+        }
+    }
+}
+
+#[test]
+fn damaged_weights_files_are_refused() {
+    let bytes = file::encode(&random_set(&mut Rng::new(6), Variant::Turkish));
+    assert!(file::decode(&bytes).is_ok());
+    // Truncated anywhere, or one byte too many.
+    for len in [0, 7, 19, 24, bytes.len() / 2, bytes.len() - 1] {
+        assert!(file::decode(&bytes[..len]).is_err(), "truncated to {len}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(file::decode(&longer).is_err());
+    // Any flipped byte: header, description, weights, checksum.
+    let mut rng = Rng::new(7);
+    for _ in 0..200 {
+        let mut bad = bytes.clone();
+        let at = rng.below(bad.len() as u64) as usize;
+        bad[at] ^= 1 + rng.below(255) as u8;
+        assert!(file::decode(&bad).is_err(), "byte {at} changed");
+    }
+    let e = file::decode(b"garbage, not weights at all").unwrap_err();
+    assert!(e.contains("not a Tama weights file"), "{e}");
+}
+
+#[test]
+fn built_in_weights_decode() {
+    for v in [Variant::Armenian, Variant::Turkish] {
+        assert_eq!(builtin(v).variant, v);
+        assert_eq!(builtin(v).model(), Model::Hand);
+        assert_eq!(Weights::DEFAULT.get(v).variant, v);
+    }
+    for (name, _) in NAMED {
+        let set = named(name).unwrap();
+        assert!(name.starts_with(&set.variant.to_string()), "{name}");
+    }
+    let e = named("armenian-hand").unwrap_err();
+    assert!(e.contains("armenian-learned"), "{e}");
+}
+
+#[test]
+fn weights_by_name() {
+    let mut w = random_weights(9);
+    w.set("king", 280).unwrap();
+    w.set("advancement.5", 25).unwrap();
+    for v in [Variant::Armenian, Variant::Turkish] {
+        assert_eq!(w.get(v).hand[1], 280 * ONE);
+        assert_eq!(w.get(v).hand[5], 25 * ONE);
+        assert!(w.get(v).patterns.is_some());
+    }
+    assert!(w.set("queen", 900).is_err());
+    assert!(w.set("advancement.7", 1).is_err());
+}
+
+#[test]
+fn replacing_one_variant_keeps_the_other() {
+    let mut w = Weights::DEFAULT;
+    w.replace(random_set(&mut Rng::new(8), Variant::Turkish));
+    assert!(std::ptr::eq(
+        w.get(Variant::Armenian),
+        builtin(Variant::Armenian)
+    ));
+    assert_eq!(w.get(Variant::Turkish).description, "random test weights");
+    w.reset(Variant::Turkish);
+    assert!(std::ptr::eq(
+        w.get(Variant::Turkish),
+        builtin(Variant::Turkish)
+    ));
+}

@@ -1,0 +1,326 @@
+use super::record::*;
+use super::selfplay::SelfPlay;
+use super::trainer::{self, Sample, Settings};
+use crate::eval::pattern::{Layout, PatternParams, PatternTable};
+use crate::eval::{self, hand, Model, VariantWeights, Weights};
+use crate::game::Game;
+use crate::movegen;
+use crate::position::Position;
+use crate::rng::Rng;
+use crate::rules::{CaptureRemoval, Rules, Variant};
+use crate::search::{SearchControl, SearchLimits, Searcher};
+use crate::testutil::random_position;
+
+fn header() -> DataHeader {
+    DataHeader {
+        rules: Rules {
+            variant: Variant::Turkish,
+            capture_removal: CaptureRemoval::Deferred,
+            mid_capture_promotion: true,
+        },
+        seed: 0x1234_5678_9abc,
+        nodes: Some(5000),
+        depth: None,
+        random_plies: 4,
+    }
+}
+
+fn random_games(rng: &mut Rng, rules: Rules, n: usize) -> Vec<GameRecord> {
+    let results = [
+        GameResult::WhiteWins,
+        GameResult::Draw,
+        GameResult::BlackWins,
+    ];
+    let endings = [Ending::NoMove, Ending::Mate, Ending::MaxLength];
+    (0..n)
+        .map(|_| GameRecord {
+            result: results[rng.below(3) as usize],
+            ending: endings[rng.below(3) as usize],
+            positions: (0..rng.below(6))
+                .map(|_| Record {
+                    position: random_position(rng, rules),
+                    score: rng.below(65535) as i16,
+                    ply: rng.below(256) as u8,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+#[test]
+fn data_header_round_trips() {
+    let h = header();
+    assert_eq!(DataHeader::decode(&h.encode()), Ok(h));
+    let h = DataHeader {
+        nodes: None,
+        depth: Some(9),
+        ..header()
+    };
+    assert_eq!(DataHeader::decode(&h.encode()), Ok(h));
+    let mut bad = h.encode();
+    bad[0] = b'X';
+    assert!(DataHeader::decode(&bad).is_err());
+    assert!(DataHeader::decode(&h.encode()[..31]).is_err());
+    let mut bad = h.encode();
+    bad[10] = 8; // no such rules
+    assert!(DataHeader::decode(&bad).is_err());
+}
+
+#[test]
+fn games_round_trip_and_a_cut_tail_is_left_out() {
+    let rules = header().rules;
+    let games = random_games(&mut Rng::new(1), rules, 40);
+    let mut body = Vec::new();
+    let mut ends = vec![0];
+    for g in &games {
+        g.encode(&mut body);
+        assert_eq!(body.len() - ends.last().unwrap(), g.encoded_len());
+        ends.push(body.len());
+    }
+    let scan = scan(&body, rules).unwrap();
+    assert_eq!(scan.games, games);
+    assert_eq!(scan.whole_bytes, body.len());
+    // Cut anywhere: exactly the games that are whole come back.
+    for cut in 0..body.len() {
+        let s = super::record::scan(&body[..cut], rules).unwrap();
+        let whole = ends.iter().rposition(|&e| e <= cut).unwrap();
+        assert_eq!(s.games.len(), whole, "cut at {cut}");
+        assert_eq!(s.whole_bytes, ends[whole]);
+        assert_eq!(s.games[..], games[..whole]);
+    }
+}
+
+#[test]
+fn damaged_games_are_refused() {
+    let rules = Rules::ARMENIAN;
+    let games = random_games(&mut Rng::new(2), rules, 3);
+    let mut body = Vec::new();
+    for g in &games {
+        g.encode(&mut body);
+    }
+    let mut bad = body.clone();
+    bad[2] = 3; // a result that does not exist
+    assert!(scan(&bad, rules).is_err());
+    let mut bad = body.clone();
+    bad[3] = 9; // an ending that does not exist
+    assert!(scan(&bad, rules).is_err());
+    if !games[0].positions.is_empty() {
+        let mut bad = body.clone();
+        bad[GAME_HEADER_BYTES + 18] = 2; // side to move
+        assert!(scan(&bad, rules).is_err());
+    }
+}
+
+fn playout(rng: &mut Rng, rules: Rules, plies: u64) -> Position {
+    let mut p = Position::startpos(rules);
+    for _ in 0..plies {
+        let moves = movegen::legal_moves(&p);
+        if moves.is_empty() {
+            break;
+        }
+        p = p.play(&moves[rng.below(moves.len() as u64) as usize]);
+    }
+    p
+}
+
+#[test]
+fn self_play_keeps_quiet_positions_and_is_deterministic() {
+    let play = SelfPlay::new(SearchLimits {
+        nodes: Some(400),
+        ..SearchLimits::default()
+    });
+    let mut rng = Rng::new(3);
+    for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        let start = playout(&mut rng, rules, 6);
+        let mut searcher = Searcher::new(1);
+        let control = SearchControl::new();
+        let a = play
+            .play(&mut searcher, Game::new(start), 6, &control)
+            .unwrap();
+        let b = play
+            .play(&mut Searcher::new(1), Game::new(start), 6, &control)
+            .unwrap();
+        assert_eq!(a, b, "same start, same budget: same game");
+        assert!(a.positions.len() > 10, "{}", a.positions.len());
+        assert_eq!(a.positions[0].ply, 6);
+        for r in &a.positions {
+            assert!(!movegen::has_capture(&r.position));
+            // No mate score: those are beyond any material count.
+            assert!(r.score.abs() < 10_000);
+        }
+        // Each kept position is followed by a later one with a greater ply.
+        assert!(a.positions.windows(2).all(|w| w[0].ply < w[1].ply));
+    }
+}
+
+#[test]
+fn self_play_ends_with_the_right_result() {
+    let play = SelfPlay::new(SearchLimits {
+        nodes: Some(2000),
+        ..SearchLimits::default()
+    });
+    let control = SearchControl::new();
+    // Two kings against one man: White wins, by a mate both sides see or
+    // by Black running out of moves.
+    let p = Position::from_fen("W:WKd4,Ke4:Bb6", Rules::ARMENIAN).unwrap();
+    let g = play
+        .play(&mut Searcher::new(1), Game::new(p), 0, &control)
+        .unwrap();
+    assert_eq!(g.result, GameResult::WhiteWins);
+    assert!(
+        matches!(g.ending, Ending::Mate | Ending::NoMove),
+        "{:?}",
+        g.ending
+    );
+    // A lone king each: a draw (repetition or no progress).
+    let p = Position::from_fen("W:WKa1:BKh8", Rules::TURKISH).unwrap();
+    let g = play
+        .play(&mut Searcher::new(1), Game::new(p), 0, &control)
+        .unwrap();
+    assert_eq!(g.result, GameResult::Draw);
+    // Stopped: no game.
+    control.stop();
+    let p = Position::startpos(Rules::ARMENIAN);
+    assert!(play
+        .play(&mut Searcher::new(1), Game::new(p), 0, &control)
+        .is_none());
+}
+
+/// Positions from random games, each labelled by `known`'s evaluation (as
+/// the search score) and a result drawn with the odds that score gives.
+fn labelled(seed: u64, n: usize, rules: Rules, known: &Weights) -> Vec<Sample> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let plies = rng.below(90);
+        let p = playout(&mut rng, rules, plies);
+        if movegen::has_capture(&p) || movegen::count(&p) == 0 {
+            continue;
+        }
+        let score = eval::evaluate_with_mobility(&p, known).0;
+        let win = 1.0 / (1.0 + (-(score as f64) / 200.0).exp());
+        let u = rng.below(1 << 20) as f64 / (1 << 20) as f64;
+        out.push(Sample {
+            position: p,
+            score: score.clamp(-32000, 32000) as i16,
+            result: if u < win { 1.0 } else { 0.0 },
+        });
+    }
+    out
+}
+
+#[test]
+fn trainer_recovers_known_hand_weights() {
+    // The known model: the hand terms with other values than the hand-set
+    // ones the trainer starts from. Trained on the score alone (lambda 0),
+    // the loss is lowest where the model equals the known one, so the
+    // weights of the terms the positions exercise come back.
+    let rules = Rules::ARMENIAN;
+    let mut target = VariantWeights::hand_set(Variant::Armenian);
+    let cm = hand::ONE;
+    let changes = [
+        ("man", 110),
+        ("king", 270),
+        ("advancement.3", 12),
+        ("advancement.5", 5),
+        ("guard", 9),
+        ("man_mobility", 5),
+        ("king_mobility", 3),
+        ("tempo", 20),
+    ];
+    for (name, v) in changes {
+        let i = hand::NAMES.iter().position(|&n| n == name).unwrap();
+        target.hand[i] = v * cm;
+    }
+    let mut known = Weights::DEFAULT;
+    known.replace(target.clone());
+    let train = labelled(1, 20000, rules, &known);
+    let valid = labelled(2, 4000, rules, &known);
+    let settings = Settings {
+        model: Model::Hand,
+        epochs: 40,
+        lambda: 0.0,
+        learning_rate: 2.0,
+        batch: 256,
+        threads: 2,
+        ..Settings::default()
+    };
+    let start = VariantWeights::hand_set(Variant::Armenian);
+    let fit = trainer::train(&train, &valid, &start, &settings, &mut |_| {});
+    assert!((150.0..260.0).contains(&fit.k), "K {}", fit.k);
+    assert!(fit.valid_loss_after < fit.valid_loss_before);
+    for (name, v) in changes {
+        let i = hand::NAMES.iter().position(|&n| n == name).unwrap();
+        let got = fit.weights.hand[i] as f64 / cm as f64;
+        assert!((got - v as f64).abs() <= 1.5, "{name}: {got}, known {v}");
+    }
+}
+
+#[test]
+fn trainer_recovers_known_pattern_weights() {
+    // The known model: the hand-set terms plus weights on the pattern
+    // configurations the positions show most often. The fit starts from
+    // the hand-set terms and zero patterns and must find a model that
+    // scores as the known one does. (The weights themselves are not unique:
+    // the men on a rank are also the sum of the configurations that hold
+    // them, so only the predictions are compared.)
+    let rules = Rules::TURKISH;
+    let layout = Layout::get();
+    let probe = labelled(3, 3000, rules, &Weights::DEFAULT);
+    let mut seen = vec![0u32; layout.params()];
+    for s in &probe {
+        let p = &s.position;
+        crate::eval::pattern::for_each_config(
+            p.men(crate::Color::White).0,
+            p.men(crate::Color::Black).0,
+            |r, c| {
+                if let Some((i, _)) = layout.slot(r, c).get() {
+                    seen[i] += 1;
+                }
+            },
+        );
+    }
+    let mut common: Vec<usize> = (0..seen.len()).collect();
+    common.sort_by_key(|&i| std::cmp::Reverse(seen[i]));
+    let planted: Vec<(usize, i16, i16)> = common[..30]
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (i, (k as i16 % 7 - 3) * 96, (k as i16 % 5 - 2) * 128))
+        .collect();
+    let mut params = PatternParams::zero();
+    for &(i, o, e) in &planted {
+        params.opening[i] = o;
+        params.endgame[i] = e;
+    }
+    let mut target = VariantWeights::hand_set(Variant::Turkish);
+    target.patterns = Some(PatternTable::new(params));
+    let mut known = Weights::DEFAULT;
+    known.replace(target);
+    let train = labelled(4, 20000, rules, &known);
+    let valid = labelled(5, 4000, rules, &known);
+    let settings = Settings {
+        model: Model::Patterns,
+        epochs: 12,
+        lambda: 0.0,
+        learning_rate: 0.5,
+        batch: 1024,
+        l2: 0.0,
+        threads: 2,
+        ..Settings::default()
+    };
+    let start = VariantWeights::hand_set(Variant::Turkish);
+    let fit = trainer::train(&train, &valid, &start, &settings, &mut |_| {});
+    let mut fitted = Weights::DEFAULT;
+    fitted.replace(fit.weights);
+    let mean_error = |w: &Weights| {
+        valid
+            .iter()
+            .map(|s| (eval::evaluate_with_mobility(&s.position, w).0 - s.score as i32).abs())
+            .sum::<i32>() as f64
+            / valid.len() as f64
+    };
+    let before = mean_error(&Weights::DEFAULT);
+    let after = mean_error(&fitted);
+    assert!(before > 10.0, "the planted patterns matter: {before} cm");
+    assert!(after < 2.0, "mean error {after} cm (from {before})");
+}

@@ -1,0 +1,34 @@
+//! The default evaluation scores as release 0.1.0 and main at f4dfa76 did:
+//! tests/eval/main_scores.txt holds 500 random positions a variant and the
+//! `eval` total main's binary printed for each (made once with
+//! `tools/eval_scores.py`, whose doc comment has the command). The learned
+//! sets are what `EvalFile` selects; the default must not drift, or the
+//! matches that measured it no longer say anything about it.
+
+use tama_engine::eval::evaluate;
+use tama_engine::{Position, Rules, Variant};
+
+const MAIN_SCORES: &str = include_str!("eval/main_scores.txt");
+
+#[test]
+fn default_evaluation_scores_as_main_did() {
+    let mut checked = [0; 2];
+    for line in MAIN_SCORES.lines() {
+        let mut fields = line.split(' ');
+        let (Some(variant), Some(fen), Some(score), None) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            panic!("malformed line {line:?}");
+        };
+        let variant: Variant = variant.parse().unwrap();
+        let rules = match variant {
+            Variant::Armenian => Rules::ARMENIAN,
+            Variant::Turkish => Rules::TURKISH,
+        };
+        let pos = Position::from_fen(fen, rules).unwrap();
+        let expected: i32 = score.parse().unwrap();
+        assert_eq!(evaluate(&pos), expected, "{variant} {fen}");
+        checked[variant as usize] += 1;
+    }
+    assert_eq!(checked, [500, 500]);
+}

@@ -1,0 +1,171 @@
+//! `tama train`: fits one variant's evaluation weights to data files made by
+//! `tama datagen`, and writes a weights file (`tama_engine::eval::file`).
+//!
+//! The games are split, not the positions (positions of one game are too
+//! alike to test each other): a game goes to the validation set when a hash
+//! of its file and number falls in the `valid_percent` share.
+
+use std::path::PathBuf;
+use std::time::Instant;
+use tama_engine::eval::{file, hand, VariantWeights};
+use tama_engine::rng::Rng;
+use tama_engine::training::record::{self, DataHeader};
+use tama_engine::training::trainer::{self, EpochReport, Sample};
+use tama_engine::Variant;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    /// Start from these weights instead of the hand-set ones.
+    pub init: Option<PathBuf>,
+    pub valid_percent: u32,
+    pub fit: trainer::Settings,
+    /// The command line, kept in the weights file.
+    pub command: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub variant: Variant,
+    pub train_positions: usize,
+    pub valid_positions: usize,
+    pub k: f64,
+    pub valid_loss_before: f64,
+    pub valid_loss_after: f64,
+    pub best_epoch: usize,
+    pub seconds: f64,
+}
+
+fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// The training and validation samples of every data file, and their variant.
+fn load(settings: &Settings) -> Result<(Variant, Vec<Sample>, Vec<Sample>), String> {
+    let mut variant = None;
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (f, path) in settings.data.iter().enumerate() {
+        let bytes = read(path)?;
+        let name = path.display();
+        let header = DataHeader::decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        let v = header.rules.variant;
+        if *variant.get_or_insert(v) != v {
+            return Err(format!(
+                "{name} holds {v} games, the files before it another variant"
+            ));
+        }
+        let scan = record::scan(&bytes[record::HEADER_BYTES..], header.rules)
+            .map_err(|e| format!("{name}: {e}"))?;
+        for (g, game) in scan.games.iter().enumerate() {
+            let h = Rng::new(((f as u64) << 40) ^ g as u64).next_u64();
+            let set = if h % 100 < settings.valid_percent as u64 {
+                &mut valid
+            } else {
+                &mut train
+            };
+            set.extend(Sample::of_games(std::slice::from_ref(game)));
+        }
+    }
+    let variant = variant.ok_or("give at least one data file")?;
+    if train.is_empty() || valid.is_empty() {
+        return Err(format!(
+            "too little data: {} training and {} validation positions",
+            train.len(),
+            valid.len()
+        ));
+    }
+    Ok((variant, train, valid))
+}
+
+pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+    let started = Instant::now();
+    let (variant, train, valid) = load(settings)?;
+    progress(&format!(
+        "{variant}: {} training positions, {} validation positions",
+        train.len(),
+        valid.len()
+    ));
+    let start = match &settings.init {
+        Some(path) => {
+            let w = file::decode(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+            if w.variant != variant {
+                return Err(format!(
+                    "{} holds {} weights, the data is {variant}",
+                    path.display(),
+                    w.variant
+                ));
+            }
+            w
+        }
+        None => VariantWeights::hand_set(variant),
+    };
+    let epochs = settings.fit.epochs;
+    let fit = trainer::train(
+        &train,
+        &valid,
+        &start,
+        &settings.fit,
+        &mut |r: &EpochReport| {
+            progress(&format!(
+                "epoch {}/{epochs} train loss {:.6} validation loss {:.6} ({:.1} s)",
+                r.epoch, r.train_loss, r.valid_loss, r.seconds
+            ))
+        },
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    let mut weights = fit.weights;
+    weights.description = format!(
+        "{} | model {} | {} training + {} validation positions | K {:.1} | validation loss {:.6} -> {:.6} (epoch {})",
+        settings.command,
+        settings.fit.model.name(),
+        train.len(),
+        valid.len(),
+        fit.k,
+        fit.valid_loss_before,
+        fit.valid_loss_after,
+        fit.best_epoch
+    );
+    let bytes = file::encode(&weights);
+    // Written aside and renamed, so a reader never sees half a file.
+    let partial = settings.out.with_extension("partial");
+    std::fs::write(&partial, &bytes)
+        .and_then(|()| std::fs::rename(&partial, &settings.out))
+        .map_err(|e| format!("cannot write {}: {e}", settings.out.display()))?;
+    Ok(Summary {
+        variant,
+        train_positions: train.len(),
+        valid_positions: valid.len(),
+        k: fit.k,
+        valid_loss_before: fit.valid_loss_before,
+        valid_loss_after: fit.valid_loss_after,
+        best_epoch: fit.best_epoch,
+        seconds,
+    })
+}
+
+/// A weights file as text: its variant, model and description (the
+/// command and figures of the training that made it), the hand weights in
+/// centi-men and how many pattern weights are not negligible.
+pub fn show(path: &PathBuf) -> Result<String, String> {
+    let w = file::decode(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = format!("{} {}: {}\n", w.variant, w.model().name(), w.description);
+    for (name, x) in hand::NAMES.iter().zip(w.hand) {
+        text += &format!("{name:>16} {:9.2}\n", x as f64 / hand::ONE as f64);
+    }
+    if let Some(p) = &w.patterns {
+        let p = p.params();
+        let big = |v: &[i16]| {
+            v.iter()
+                .filter(|x| x.unsigned_abs() >= hand::ONE as u16)
+                .count()
+        };
+        text += &format!(
+            "patterns: {} weights a phase, at least 1 centi-man: {} opening, {} endgame\n",
+            p.opening.len(),
+            big(&p.opening),
+            big(&p.endgame)
+        );
+    }
+    Ok(text)
+}

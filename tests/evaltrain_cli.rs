@@ -1,0 +1,170 @@
+//! The real `tama` binary: `tama datagen` and `tama train` on tiny runs
+//! (a few games of a few hundred nodes a move), and their errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tama(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tama"))
+        .args(args)
+        .output()
+        .expect("the tama binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tama-evaltrain-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn datagen(out: &Path, games: u32, threads: u32) -> Output {
+    let (out, games, threads) = (
+        out.to_str().unwrap(),
+        games.to_string(),
+        threads.to_string(),
+    );
+    tama(&[
+        "datagen",
+        "--out",
+        out,
+        "--games",
+        &games,
+        "--nodes",
+        "200",
+        "--threads",
+        &threads,
+        "--seed",
+        "7",
+    ])
+}
+
+fn assert_refused(o: &Output, why: &str) {
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: ") && err.contains(why), "{err}");
+}
+
+#[test]
+fn datagen_resumes_and_gives_the_same_file_whatever_the_threads() {
+    let dir = scratch("resume");
+    let (resumed, direct) = (dir.join("resumed.data"), dir.join("direct.data"));
+    let first = datagen(&resumed, 3, 2);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let o = datagen(&resumed, 5, 2);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(": 5 games, ") && out.contains("(2 games, "),
+        "{out}"
+    );
+    assert!(text(&o.stderr).contains("positions/s"), "no progress line");
+    assert!(datagen(&direct, 5, 1).status.success());
+    let (a, b) = (
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&direct).unwrap(),
+    );
+    assert!(a.len() > 32 + 5 * 4, "no positions: {} bytes", a.len());
+    assert!(a == b, "3 + 2 games on 2 threads differ from 5 games on 1");
+    // Other settings may not extend the file.
+    let o = tama(&[
+        "datagen",
+        "--out",
+        resumed.to_str().unwrap(),
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--seed",
+        "7",
+    ]);
+    assert_refused(&o, "holds games made with");
+    assert_eq!(std::fs::read(&resumed).unwrap(), a, "refused, yet changed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_writes_a_weights_file_that_show_and_evalfile_read() {
+    let dir = scratch("train");
+    let (data, weights) = (dir.join("a.data"), dir.join("w.tew"));
+    assert!(datagen(&data, 8, 2).status.success());
+    let o = tama(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+        "--model",
+        "hand",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--valid-percent",
+        "50",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("armenian: ") && out.contains("validation loss"),
+        "{out}"
+    );
+    let o = tama(&["train", "--show", weights.to_str().unwrap()]);
+    let shown = text(&o.stdout);
+    assert!(
+        o.status.success() && shown.starts_with("armenian hand: "),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("tama train --data"),
+        "the command is not kept: {shown}"
+    );
+    assert!(
+        shown.lines().any(|l| l.trim_start().starts_with("man ")),
+        "{shown}"
+    );
+    // A data file is not a weights file.
+    assert_refused(
+        &tama(&["train", "--show", data.to_str().unwrap()]),
+        "TAMAEVAL",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_give_one_line_and_status_2() {
+    let dir = scratch("bad");
+    let data = dir.join("a.data");
+    let (d, w) = (data.to_str().unwrap(), dir.join("w.tew"));
+    let w = w.to_str().unwrap();
+    for (args, why) in [
+        (vec!["datagen"], "--out"),
+        (vec!["datagen", "--out", d, "--threads", "0"], "--threads"),
+        (vec!["datagen", "--out", d, "--nodes", "0"], "--nodes"),
+        (
+            vec!["datagen", "--out", d, "--variant", "russian"],
+            "russian",
+        ),
+        (vec!["train", "--data", d], "--out"),
+        (vec!["train", "--out", w], "--data"),
+        (
+            vec!["train", "--data", d, "--out", w, "--lambda", "2"],
+            "0 to 1",
+        ),
+        (
+            vec!["train", "--data", d, "--out", w, "--model", "net"],
+            "net",
+        ),
+        (vec!["train", "--data", d, "--out", w], "cannot read"),
+    ] {
+        assert_refused(&tama(&args), why);
+    }
+    assert!(!data.exists() && !dir.join("w.tew").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

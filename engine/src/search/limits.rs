@@ -37,6 +37,23 @@ pub struct TimeBudget {
     pub hard: Option<Duration>,
 }
 
+impl TimeBudget {
+    /// After an iteration that ended `elapsed` into the search: whether to
+    /// start another. A move time is used to the end; on a clock the next
+    /// iteration takes a few times longer than this one, so none starts
+    /// past half of the soft target, or past the whole target when the
+    /// best move just changed.
+    pub fn allows_next_iteration(&self, elapsed: Duration, best_changed: bool) -> bool {
+        let Some(soft) = self.soft else {
+            return true;
+        };
+        if self.hard == Some(soft) {
+            return true;
+        }
+        elapsed < if best_changed { soft } else { soft / 2 }
+    }
+}
+
 impl SearchLimits {
     /// The time budget for the side to move `us`.
     ///
@@ -147,5 +164,27 @@ mod tests {
             ..SearchLimits::default()
         };
         assert_eq!(l.time_budget(Color::Black, &o).soft, None);
+    }
+
+    #[test]
+    fn next_iteration_within_half_the_target_or_all_of_it_on_a_change() {
+        let clock = TimeBudget {
+            soft: Some(ms(100)),
+            hard: Some(ms(400)),
+        };
+        assert!(clock.allows_next_iteration(ms(49), false));
+        assert!(!clock.allows_next_iteration(ms(50), false));
+        assert!(clock.allows_next_iteration(ms(99), true));
+        assert!(!clock.allows_next_iteration(ms(100), true));
+        let movetime = TimeBudget {
+            soft: Some(ms(100)),
+            hard: Some(ms(100)),
+        };
+        assert!(movetime.allows_next_iteration(ms(99), false));
+        let none = TimeBudget {
+            soft: None,
+            hard: None,
+        };
+        assert!(none.allows_next_iteration(ms(1_000_000), false));
     }
 }

@@ -29,6 +29,7 @@
 
 pub mod bench;
 mod limits;
+pub mod sparring;
 mod worker;
 
 pub use limits::{Clock, SearchLimits, TimeBudget};

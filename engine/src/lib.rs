@@ -13,6 +13,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod search;
+pub mod shots;
 pub mod square;
 pub mod tt;
 mod zobrist;

@@ -57,6 +57,7 @@ fn handshake() {
         "param name=ponder value=false type=bool",
         "param name=move-overhead value=30 type=int min=0 max=5000",
         "param name=baseline value=false type=bool",
+        "param name=style value=normal type=enum values=\"normal sparring\"",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(p)),

@@ -50,6 +50,7 @@ fn handshake_lists_every_option() {
         "option name CaptureRemoval type combo default immediate var immediate var deferred",
         "option name MidCapturePromotion type check default false",
         "option name Baseline type check default false",
+        "option name Style type combo default normal var normal var sparring",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -327,6 +328,45 @@ fn game_over_answers_none_at_once() {
     assert!(lines.last().unwrap().contains("threefold"), "{lines:?}");
     e.send("go depth 3");
     assert_eq!(e.until("bestmove").last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn the_sparring_style_plays_through_the_protocol() {
+    // Issue 9's position (Turkish): the sparring search, which spends no
+    // depth on forced replies, finds g3-g4 (a sacrifice that forces
+    // a5xa3xc3xc1 and g4xg6xg8 after it) at depth 2 already, where the
+    // main search needs many plies (depth 13 at release 0.1.0).
+    let fen = "W:Wa2,c2,d2,f2,g2,h2,b3,e3,f3,g3,a4,b4,c4,d4,e4,h4:\
+               Ba5,e5,g5,a6,b6,c6,d6,e6,f6,h6,a7,b7,d7,e7,g7,h7";
+    let mut e = uci();
+    e.send("setoption name Variant value turkish");
+    e.send("setoption name Style value sparring");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "one report per iteration: {lines:?}");
+    assert!(
+        infos[1].starts_with("info depth 2 ") && infos[1].contains(" pv g3-g4 "),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(lines.last().unwrap()), "g3-g4");
+    // The other limits, and stop, hold for it too.
+    for go in ["go nodes 2000", "go movetime 50", "go wtime 300 btime 300"] {
+        e.send(go);
+        let lines = e.until("bestmove");
+        assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+    }
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(e.sync().iter().all(|l| l.starts_with("info")));
+    e.send("stop");
+    e.until("bestmove");
+    e.send("setoption name Style value wild");
+    assert_eq!(errors(&e.sync()).len(), 1);
 }
 
 #[test]

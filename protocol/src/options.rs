@@ -6,7 +6,7 @@
 //! option.
 
 use tama_engine::rules::parse_bool;
-use tama_engine::search::Searcher;
+use tama_engine::search::{Searcher, Style};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
 /// What kind of value an option takes (UCI's option types).
@@ -121,6 +121,14 @@ pub fn definitions() -> Vec<OptionDef> {
             hub: Some("baseline"),
             kind: Kind::Check { default: false },
         },
+        OptionDef {
+            uci: "Style",
+            hub: Some("style"),
+            kind: Kind::Combo {
+                default: "normal",
+                values: &["normal", "sparring"],
+            },
+        },
     ]
 }
 
@@ -148,6 +156,7 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     pub rules: Rules,
     pub baseline: bool,
+    pub style: Style,
 }
 
 impl Default for Settings {
@@ -160,6 +169,7 @@ impl Default for Settings {
             move_overhead_ms: 30,
             rules: Rules::default(),
             baseline: false,
+            style: Style::Normal,
         }
     }
 }
@@ -185,6 +195,7 @@ impl Settings {
             "captureremoval" => self.rules.capture_removal.to_string(),
             "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
             "baseline" => self.baseline.to_string(),
+            "style" => self.style.to_string(),
             _ => String::new(),
         }
     }
@@ -246,6 +257,12 @@ impl Settings {
             }
             Kind::Combo { .. } => {
                 let text = need()?;
+                if normalize(def.uci) == "style" {
+                    self.style = text
+                        .parse::<Style>()
+                        .map_err(|e| format!("option {}: {e}", def.uci))?;
+                    return Ok(Effect::None);
+                }
                 if normalize(def.uci) == "variant" {
                     self.rules.variant = text
                         .parse::<Variant>()
@@ -275,6 +292,8 @@ mod tests {
         assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
         assert_eq!(s.rules.variant, Variant::Turkish);
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
+        assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
+        assert_eq!(s.style, Style::Sparring);
     }
 
     #[test]
@@ -291,6 +310,7 @@ mod tests {
             ("CaptureRemoval", Some("later")),
             ("MidCapturePromotion", Some("maybe")),
             ("Clear Hash", Some("now")),
+            ("Style", Some("wild")),
             ("Nonsense", Some("1")),
         ] {
             assert!(s.set(name, value).is_err(), "{name} {value:?}");

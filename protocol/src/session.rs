@@ -283,6 +283,7 @@ impl Session {
             o.multipv = self.settings.multipv;
             o.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
             o.baseline = self.settings.baseline;
+            o.style = self.settings.style;
         }
         let game = self.game.clone();
         let control = Arc::clone(&self.control);

@@ -117,6 +117,36 @@ pub struct SearchOptions {
     /// Plain fixed-depth alpha-beta with a material-only evaluation: the
     /// baseline that measurements compare the real search against.
     pub baseline: bool,
+    pub style: Style,
+}
+
+/// Which search plays: Tama's own, or the sparring opponent of another
+/// design (`sparring.rs`) that changes are measured against as well.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    #[default]
+    Normal,
+    Sparring,
+}
+
+impl std::str::FromStr for Style {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Style, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "normal" => Ok(Style::Normal),
+            "sparring" => Ok(Style::Sparring),
+            _ => Err(format!("unknown style {s:?} (expected normal or sparring)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Style {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Style::Normal => "normal",
+            Style::Sparring => "sparring",
+        })
+    }
 }
 
 impl Default for SearchOptions {
@@ -126,6 +156,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             baseline: false,
+            style: Style::Normal,
         }
     }
 }
@@ -268,6 +299,10 @@ impl Searcher {
                 best_move: Some(moves[0]),
                 ..SearchOutcome::default()
             };
+        }
+        if self.options.style == Style::Sparring && !self.options.baseline {
+            let o = &self.options;
+            return sparring::search(&self.tt, game, &moves, limits, o, control, info);
         }
         self.tt.new_search();
         let threads = if self.options.baseline {

@@ -1,355 +1,264 @@
-//! Sub-commands given on the command line (`tama perft ...`).
+//! The `tama` command line, declared with clap: the sub-commands, their
+//! flags and help texts, and the one-line form of clap's errors.
+//!
+//! `tama match` is the exception: clap hands its arguments over untouched,
+//! since its cutechess-style single-dash grammar (`-engine cmd=...`) is the
+//! match runner's own (`tama::tournament::args`, which also prints its help).
 
-use std::io::Write;
-use std::time::Instant;
-use tama_engine::perft::{divide, perft, perft_routes};
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand};
 use tama_engine::search::Tuning;
-use tama_engine::{Position, Rules};
-use tama_protocol::session::Dialect;
+use tama_engine::{CaptureRemoval, Rules, Variant};
 
-const USAGE_PERFT: &str = "usage: tama perft [--variant armenian|turkish] [--capture-removal immediate|deferred] [--mid-capture-promotion false|true] [--fen FEN] [--divide] [--routes] DEPTH";
+/// Tama: an engine for Armenian (and Turkish) draughts.
+///
+/// With no command, tama reads protocol commands on stdin: the first line
+/// chooses the dialect (`uci`, the default, or `hub`); see docs/protocol.md.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tama",
+    version,
+    args_conflicts_with_subcommands = true,
+    verbatim_doc_comment,
+    help_template = "{about-with-newline}\nusage: {usage}\n\n{all-args}"
+)]
+pub struct Cli {
+    /// Change a search switch (repeatable; docs/testing.md)
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    pub set: Vec<Setting>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
 
-const HELP: &str = "\
-Tama: an engine for Armenian (and Turkish) draughts.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Read protocol commands on stdin, in the UCI dialect from the start
+    Uci(ProtocolArgs),
+    /// Read protocol commands on stdin, in the Hub dialect from the start
+    Hub(ProtocolArgs),
+    /// Count the positions DEPTH plies deep; last line `Nodes searched: N`
+    Perft(PerftArgs),
+    /// The search's signature; last line `<nodes> nodes <nps> nps`
+    Bench(BenchArgs),
+    /// One search, for measurements (1 s when no limit is given)
+    Search(SearchArgs),
+    /// Engine-vs-engine matches; `tama match --help` lists its flags
+    #[command(disable_help_flag = true)]
+    Match(MatchArgs),
+}
 
-usage:
-  tama                 read protocol commands on stdin: the first line chooses
-                       the dialect (`uci`, the default, or `hub`); see docs/protocol.md
-  tama uci | tama hub  the same, in that dialect from the start
-  tama [uci|hub] --set NAME=VALUE ...
-                       the same with a selective-search switch changed (for
-                       measured matches between settings; see docs/testing.md)
-  tama perft [--variant armenian|turkish] [--capture-removal immediate|deferred]
-             [--mid-capture-promotion false|true] [--fen FEN] [--divide] [--routes] DEPTH
-  tama bench [--threads N] [DEPTH]
-                       the search's signature: fixed positions at a fixed depth
-  tama search [rule flags] [--fen FEN] [--depth D | --movetime MS | --nodes N]
-              [--threads N] [--multipv N] [--hash MB] [--baseline] [--set NAME=VALUE]
-                       one search from the command line, for measurements
-  tama match -engine cmd=... -engine cmd=... [flags]
-                       engine-vs-engine matches and tournaments; `tama match --help`
-  tama --help          this text
-  tama --version       the version";
+/// A `--set NAME=VALUE` already checked against the search's switches.
+pub type Setting = (String, String);
 
-pub fn run(args: &[String]) -> i32 {
-    match args.first().map(String::as_str) {
-        Some("match") => tama_protocol::tournament::main(&args[1..]),
-        None => tama_protocol::run_stdio(None, Tuning::default()),
-        Some(first @ ("uci" | "hub" | "--set")) => {
-            let (dialect, rest) = match first {
-                "uci" => (Some(Dialect::Uci), &args[1..]),
-                "hub" => (Some(Dialect::Hub), &args[1..]),
-                _ => (None, args),
-            };
-            match tuning_flags(rest) {
-                Ok(tuning) => tama_protocol::run_stdio(dialect, tuning),
-                Err(e) => {
-                    eprintln!("error: {e}\n\n{HELP}");
-                    2
-                }
-            }
-        }
-        Some("--help" | "-h" | "help") => {
-            println!("{HELP}");
-            0
-        }
-        Some("--version" | "-V") => {
-            println!("tama {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        Some("perft") => match perft_command(&args[1..]) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
-        Some("bench") => match bench_command(&args[1..]) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
-        Some("search") => match search_command(&args[1..]) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
-        Some(other) => {
-            eprintln!("error: unknown command {other:?}\n\n{HELP}");
-            2
+#[derive(Args, Debug)]
+pub struct ProtocolArgs {
+    /// Change a search switch (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    pub set: Vec<Setting>,
+}
+
+/// The rule options shared by `perft` and `search`.
+#[derive(Args, Debug)]
+pub struct RuleFlags {
+    /// The game
+    #[arg(long, value_name = "armenian|turkish", default_value_t = Rules::default().variant)]
+    pub variant: Variant,
+    /// When captured pieces leave the board
+    #[arg(long, value_name = "immediate|deferred", default_value_t = Rules::default().capture_removal)]
+    pub capture_removal: CaptureRemoval,
+    /// Whether a man crowned during a capture goes on as a king
+    #[arg(long, value_name = "false|true", value_parser = tama_engine::rules::parse_bool,
+          action = clap::ArgAction::Set,
+          default_value_t = Rules::default().mid_capture_promotion)]
+    pub mid_capture_promotion: bool,
+}
+
+impl RuleFlags {
+    pub fn rules(&self) -> Rules {
+        Rules {
+            variant: self.variant,
+            capture_removal: self.capture_removal,
+            mid_capture_promotion: self.mid_capture_promotion,
         }
     }
 }
 
-const USAGE_BENCH: &str = "usage: tama bench [--threads N] [--set NAME=VALUE] [DEPTH]";
-const USAGE_SEARCH: &str = "usage: tama search [--variant armenian|turkish] [--capture-removal immediate|deferred] [--mid-capture-promotion false|true] [--fen FEN] [--depth D] [--movetime MS] [--nodes N] [--threads N] [--multipv N] [--hash MB] [--baseline] [--set NAME=VALUE]";
+#[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub rules: RuleFlags,
+    /// Start from this position instead of the start position
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// One line per root move, `<move>: <count>`
+    #[arg(long)]
+    pub divide: bool,
+    /// Count each route of a capture (kish's convention)
+    #[arg(long)]
+    pub routes: bool,
+    /// Plies, 0 to 64
+    #[arg(value_parser = perft_depth)]
+    pub depth: u32,
+}
 
-/// `--set NAME=VALUE` pairs (nothing else) for the protocol loop.
-fn tuning_flags(args: &[String]) -> Result<Tuning, String> {
+#[derive(Args, Debug)]
+#[command(allow_negative_numbers = true, args_override_self = true)]
+pub struct BenchArgs {
+    /// Search threads
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// Change a search switch (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    pub set: Vec<Setting>,
+    /// Plies, 1 to 64
+    #[arg(value_parser = bench_depth, default_value_t = tama_engine::search::bench::DEFAULT_DEPTH)]
+    pub depth: u32,
+}
+
+#[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub rules: RuleFlags,
+    /// Search this position instead of the start position
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Plies
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// Milliseconds
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Nodes
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Search threads
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// Best lines to report
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub multipv: usize,
+    /// Transposition table size in MB
+    #[arg(long, value_name = "MB", default_value_t = tama_engine::search::Searcher::DEFAULT_HASH_MB)]
+    pub hash: usize,
+    /// Plain fixed-depth alpha-beta, material-only evaluation
+    #[arg(long)]
+    pub baseline: bool,
+    /// Change a search switch (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    pub set: Vec<Setting>,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The match runner's flags, as given.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    pub args: Vec<String>,
+}
+
+/// `NAME=VALUE`, refused at once when the search has no such switch or
+/// the value does not fit it.
+fn setting(text: &str) -> Result<Setting, String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE, got {text:?}"))?;
+    Tuning::default().set(name, value)?;
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// The search switches with these settings applied.
+pub fn tuning(settings: &[Setting]) -> Result<Tuning, String> {
     let mut tuning = Tuning::default();
-    let mut i = 0;
-    while i < args.len() {
-        if args[i] != "--set" {
-            return Err(format!("unexpected argument {:?}", args[i]));
-        }
-        apply_set(&mut tuning, args.get(i + 1))?;
-        i += 2;
+    for (name, value) in settings {
+        tuning.set(name, value)?;
     }
     Ok(tuning)
 }
 
-/// The value of one `--set NAME=VALUE` flag.
-fn apply_set(tuning: &mut Tuning, value: Option<&String>) -> Result<(), String> {
-    let v = value.ok_or("--set needs NAME=VALUE")?;
-    let (name, val) = v.split_once('=').ok_or("--set needs NAME=VALUE")?;
-    tuning.set(name, val)
+fn perft_depth(text: &str) -> Result<u32, String> {
+    let d: u32 = text
+        .parse()
+        .map_err(|_| format!("DEPTH must be a whole number, got {text:?}"))?;
+    if d > 64 {
+        return Err(format!("DEPTH {d} is too deep (at most 64)"));
+    }
+    Ok(d)
 }
 
-fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
-    v.parse()
-        .map_err(|_| format!("{flag} must be a whole number, got {v:?}"))
+fn bench_depth(text: &str) -> Result<u32, String> {
+    text.parse()
+        .ok()
+        .filter(|d| (1..=64).contains(d))
+        .ok_or_else(|| format!("DEPTH must be 1..64, got {text:?}"))
 }
 
-/// `tama bench [DEPTH]`: the search's signature. One line per position,
-/// then exactly `<nodes> nodes <nps> nps` as the last line.
-fn bench_command(args: &[String]) -> Result<(), String> {
-    let mut depth = tama_engine::search::bench::DEFAULT_DEPTH;
-    let mut threads = 1;
-    let mut tuning = Tuning::default();
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--set" => {
-                apply_set(&mut tuning, args.get(i + 1))?;
-                i += 1;
-            }
-            "--threads" => {
-                threads = number::<usize>("--threads", args.get(i + 1))?.max(1);
-                i += 1;
-            }
-            a if a.starts_with('-') => return Err(format!("unknown option {a:?}; {USAGE_BENCH}")),
-            a => {
-                depth = a
-                    .parse()
-                    .ok()
-                    .filter(|d| (1..=64).contains(d))
-                    .ok_or_else(|| format!("DEPTH must be 1..64, got {a:?}; {USAGE_BENCH}"))?
-            }
+/// Parses the command line. Help and version go to stdout (status 0);
+/// an error is one line on stderr (status 2), as for every other bad input.
+pub fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Cli, i32> {
+    Cli::try_parse_from(args).map_err(|e| {
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            let _ = e.print();
+        } else {
+            eprintln!("{}", one_line(&e.render().to_string()));
         }
-        i += 1;
-    }
-    let report = tama_engine::search::bench::run_with(depth, threads, &tuning);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for line in &report.lines {
-        let _ = writeln!(out, "{line}");
-    }
-    eprintln!(
-        "info depth {depth} threads {threads} time {} ms busiest-thread nodes {}",
-        report.time.as_millis(),
-        report.critical_nodes
-    );
-    let _ = writeln!(out, "{} nodes {} nps", report.nodes, report.nps);
-    Ok(())
+        e.exit_code()
+    })
 }
 
-/// `tama search ...`: one search from the command line, printing the
-/// progress lines and the best move (for measurements and debugging).
-fn search_command(args: &[String]) -> Result<(), String> {
-    use std::time::Duration;
-    use tama_engine::search::{SearchControl, SearchLimits, Searcher};
-    let mut rules = Rules::default();
-    let mut fen = None;
-    let mut limits = SearchLimits::default();
-    let mut threads = 1;
-    let mut multipv = 1;
-    let mut hash = Searcher::DEFAULT_HASH_MB;
-    let mut baseline = false;
-    let mut tuning = Tuning::default();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        if parse_rule_flag(&mut rules, arg, args.get(i + 1))? {
-            i += 2;
-            continue;
-        }
-        let value = args.get(i + 1);
-        match arg {
-            "--fen" => fen = Some(value.ok_or("--fen needs a value")?.clone()),
-            "--depth" => limits.depth = Some(number(arg, value)?),
-            "--movetime" => limits.movetime = Some(Duration::from_millis(number(arg, value)?)),
-            "--nodes" => limits.nodes = Some(number(arg, value)?),
-            "--threads" => threads = number(arg, value)?,
-            "--multipv" => multipv = number(arg, value)?,
-            "--hash" => hash = number(arg, value)?,
-            "--set" => apply_set(&mut tuning, value)?,
-            "--baseline" => {
-                baseline = true;
-                i += 1;
-                continue;
+/// clap's error text as one line. clap writes paragraphs separated by
+/// blank lines: the error (a list of missing arguments on lines of its
+/// own), tips, the usage (one line per form), a pointer to --help.
+fn one_line(text: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for paragraph in text.split("\n\n") {
+        let lines: Vec<&str> = paragraph
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        match lines.first() {
+            None => {}
+            Some(l) if l.starts_with("For more information") => {}
+            Some(l) if l.starts_with("Usage: ") => {
+                let forms = lines.join(" | ");
+                let forms = forms.trim_start_matches("Usage: ");
+                parts.push(format!("usage: {forms} (--help for more)"));
             }
-            _ => return Err(format!("unknown argument {arg:?}; {USAGE_SEARCH}")),
+            Some(_) => parts.push(lines.join(" ")),
         }
-        i += 2;
     }
-    if limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none() {
-        limits.movetime = Some(Duration::from_millis(1000));
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_declaration_is_consistent() {
+        Cli::command().debug_assert();
     }
-    let pos = match &fen {
-        Some(f) => Position::from_fen(f, rules).map_err(|e| e.to_string())?,
-        None => Position::startpos(rules),
-    };
-    let mut searcher = Searcher::new(hash);
-    *searcher.tuning_mut() = tuning;
-    let o = searcher.options_mut();
-    o.threads = threads.max(1);
-    o.multipv = multipv.max(1);
-    o.baseline = baseline;
-    o.move_overhead = Duration::ZERO;
-    let game = tama_engine::Game::new(pos);
-    let out = searcher.search(&game, &limits, &SearchControl::new(), &mut |info| {
-        let pv: Vec<String> = {
-            let mut p = pos;
-            info.pv
-                .iter()
-                .map(|m| {
-                    let t = p.move_text(m);
-                    p = p.play(m);
-                    t
-                })
-                .collect()
-        };
-        println!(
-            "info depth {} seldepth {} multipv {} score {:?} {:?} nodes {} nps {} hashfull {} time {} pv {}",
-            info.depth,
-            info.seldepth,
-            info.multipv,
-            info.score,
-            info.bound,
-            info.nodes,
-            info.nps,
-            info.hashfull,
-            info.time.as_millis(),
-            pv.join(" ")
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        let text = "error: the following required arguments were not provided:\n  <DEPTH>\n\nUsage: tama perft <DEPTH>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(text),
+            "error: the following required arguments were not provided: <DEPTH>; \
+             usage: tama perft <DEPTH> (--help for more)"
         );
-    });
-    println!(
-        "bestmove {} ponder {} score {:?} depth {} nodes {}",
-        out.best_move.map_or("(none)".into(), |m| pos.move_text(&m)),
-        out.ponder_move
-            .zip(out.best_move)
-            .map_or("(none)".into(), |(pm, m)| pos.play(&m).move_text(&pm)),
-        out.score,
-        out.depth,
-        out.nodes
-    );
-    Ok(())
-}
-
-struct PerftArgs {
-    rules: Rules,
-    fen: Option<String>,
-    divide: bool,
-    routes: bool,
-    depth: u32,
-}
-
-/// Splits the rule flags off an argument list; what remains is returned.
-pub fn parse_rule_flag(
-    rules: &mut Rules,
-    flag: &str,
-    value: Option<&String>,
-) -> Result<bool, String> {
-    let need = || value.ok_or_else(|| format!("{flag} needs a value"));
-    match flag {
-        "--variant" => rules.variant = need()?.parse()?,
-        "--capture-removal" => rules.capture_removal = need()?.parse()?,
-        "--mid-capture-promotion" => {
-            rules.mid_capture_promotion = tama_engine::rules::parse_bool(need()?)
-                .map_err(|e| format!("--mid-capture-promotion: {e}"))?
-        }
-        _ => return Ok(false),
+        let text = "error: unrecognized subcommand 'x'\n\nUsage: tama [OPTIONS]\n       tama <COMMAND>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(text),
+            "error: unrecognized subcommand 'x'; usage: tama [OPTIONS] | tama <COMMAND> (--help for more)"
+        );
+        let text = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: tama perft [OPTIONS] <DEPTH>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(text),
+            "error: unexpected argument '--bogus' found; tip: to pass '--bogus' as a value, \
+             use '-- --bogus'; usage: tama perft [OPTIONS] <DEPTH> (--help for more)"
+        );
     }
-    Ok(true)
-}
-
-fn parse_perft_args(args: &[String]) -> Result<PerftArgs, String> {
-    let mut out = PerftArgs {
-        rules: Rules::default(),
-        fen: None,
-        divide: false,
-        routes: false,
-        depth: 0,
-    };
-    let mut depth = None;
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        if parse_rule_flag(&mut out.rules, arg, args.get(i + 1))? {
-            i += 2;
-            continue;
-        }
-        match arg {
-            "--fen" => {
-                out.fen = Some(args.get(i + 1).ok_or("--fen needs a value")?.clone());
-                i += 1;
-            }
-            "--divide" => out.divide = true,
-            "--routes" => out.routes = true,
-            _ if arg.starts_with('-') => {
-                return Err(format!("unknown option {arg:?}; {USAGE_PERFT}"))
-            }
-            _ => {
-                if depth.is_some() {
-                    return Err(format!("unexpected argument {arg:?}; {USAGE_PERFT}"));
-                }
-                let d: u32 = arg
-                    .parse()
-                    .map_err(|_| format!("DEPTH must be a whole number, got {arg:?}"))?;
-                if d > 64 {
-                    return Err(format!("DEPTH {d} is too deep (at most 64)"));
-                }
-                depth = Some(d);
-            }
-        }
-        i += 1;
-    }
-    out.depth = depth.ok_or_else(|| format!("missing DEPTH; {USAGE_PERFT}"))?;
-    Ok(out)
-}
-
-fn perft_command(args: &[String]) -> Result<(), String> {
-    let a = parse_perft_args(args)?;
-    let pos = match &a.fen {
-        Some(fen) => Position::from_fen(fen, a.rules).map_err(|e| e.to_string())?,
-        None => Position::startpos(a.rules),
-    };
-    let started = Instant::now();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let total = if a.divide {
-        let mut total = 0;
-        for (mv, n) in divide(&pos, a.depth, a.routes) {
-            let _ = writeln!(out, "{}: {n}", pos.move_text(&mv));
-            total += n;
-        }
-        total
-    } else if a.routes {
-        perft_routes(&pos, a.depth)
-    } else {
-        perft(&pos, a.depth)
-    };
-    let elapsed = started.elapsed();
-    let _ = writeln!(out, "Nodes searched: {total}");
-    eprintln!(
-        "info time {} ms, {:.1} Mnodes/s",
-        elapsed.as_millis(),
-        total as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6
-    );
-    Ok(())
 }

@@ -3,12 +3,12 @@
 //! fault). Every game written to the PDN is read back and replayed through
 //! the rules core, and must end as recorded.
 
+use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use tama::tournament::pdn::{read_pdn, PdnGame};
 use tama_engine::{Game, GameStatus, Rules};
-use tama_protocol::tournament::json::Json;
-use tama_protocol::tournament::pdn::{read_pdn, PdnGame};
 
 const TAMA: &str = env!("CARGO_BIN_EXE_tama");
 const FAKE: &str = env!("CARGO_BIN_EXE_tama-fake-engine");
@@ -104,7 +104,7 @@ fn check_pdn(path: &Path, rules: Rules) -> Vec<PdnGame> {
 }
 
 fn json(path: &Path) -> Json {
-    Json::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 #[test]
@@ -351,6 +351,39 @@ fn results_files_merge_into_one_table() {
     }
     assert_eq!(m.get("games").unwrap().as_array().unwrap().len(), 8);
     assert!(String::from_utf8_lossy(&out.stdout).contains("A vs B: 8 games"));
+    // A results file written by release 0.1.0 merges with today's.
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/results-0.1.0.json");
+    let with_old = dir.join("with-old.json");
+    let out = run_match_ok(&args(&format!(
+        "--merge {} {} -results {}",
+        old.display(),
+        merged.display(),
+        with_old.display()
+    )));
+    let (o, w) = (json(&old), json(&with_old));
+    assert_eq!(
+        w.get("engines").unwrap().as_array().unwrap().len(),
+        4,
+        "old-A, old-B, A, B"
+    );
+    let pair = |j: &Json, first: &str| {
+        j.get("pairs")
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p.get("first").and_then(Json::as_str) == Some(first))
+            .unwrap()
+            .clone()
+    };
+    for k in ["wins", "draws", "losses", "games"] {
+        let get = |p: Json| p.get(k).and_then(Json::as_u64).unwrap();
+        assert_eq!(get(pair(&w, "old-A")), get(pair(&o, "old-A")), "{k}");
+        assert_eq!(get(pair(&w, "A")), get(pair(&m, "A")), "{k}");
+    }
+    assert_eq!(w.get("games").unwrap().as_array().unwrap().len(), 6 + 8);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("old-A vs old-B: 6 games"), "{stdout}");
     // A file that is not a results file is refused.
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{\"x\": 1}").unwrap();

@@ -5,7 +5,7 @@ mod protocol_support;
 
 use protocol_support::Engine;
 use std::time::Duration;
-use tama_engine::{Game, Rules};
+use tama_engine::{notation, Game, Rules};
 use tama_protocol::hub;
 
 const START: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
@@ -66,7 +66,7 @@ fn handshake() {
     }
     // Every token of id/param is name=value (pydraughts splits on '=').
     for l in &lines[..lines.len() - 1] {
-        let t = hub::tokenize(l).unwrap();
+        let t = notation::hub::tokenize(l).unwrap();
         assert!(t.args.iter().all(|(_, v)| v.is_some()), "{l}");
     }
     e.send("init");
@@ -84,7 +84,7 @@ fn think_from_a_pydraughts_position() {
     e.send("go think");
     let lines = e.until("done");
     for i in lines.iter().filter(|l| l.starts_with("info")) {
-        let t = hub::tokenize(i).unwrap();
+        let t = notation::hub::tokenize(i).unwrap();
         assert!(t.args.iter().all(|(_, v)| v.is_some()), "{i}");
         let depth = t.args.iter().find(|(k, _)| k == "depth").unwrap();
         assert!(depth.1.as_ref().unwrap().parse::<u32>().is_ok(), "{i}");
@@ -92,7 +92,10 @@ fn think_from_a_pydraughts_position() {
     let mv: Vec<String> = moves.split(' ').map(String::from).collect();
     let game = hub::build_game(Rules::TURKISH, Some(START), &mv).unwrap();
     let best = done_move(lines.last().unwrap());
-    assert!(hub::parse_move(game.position(), best).is_ok(), "{best}");
+    assert!(
+        notation::hub::parse_move(game.position(), best).is_ok(),
+        "{best}"
+    );
     assert!(sync(&mut e).is_empty());
 }
 
@@ -116,7 +119,7 @@ fn every_level() {
         let lines = e.until("done");
         assert!(errors(&lines).is_empty(), "{level}: {lines:?}");
         let start = tama_engine::Position::startpos(Rules::TURKISH);
-        assert!(hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
+        assert!(notation::hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
     }
 }
 
@@ -207,7 +210,7 @@ fn bad_input_changes_nothing() {
     e.send("go think");
     let lines = e.until("done");
     let game = hub::build_game(Rules::TURKISH, Some(START), &["22-30".to_string()]).unwrap();
-    assert!(hub::parse_move(game.position(), done_move(lines.last().unwrap())).is_ok());
+    assert!(notation::hub::parse_move(game.position(), done_move(lines.last().unwrap())).is_ok());
 }
 
 #[test]
@@ -246,8 +249,8 @@ fn armenian_uses_the_same_encoding() {
     e.send("go think");
     let lines = e.until("done");
     let mut game = Game::new(tama_engine::Position::startpos(Rules::ARMENIAN));
-    game.play(hub::parse_move(game.position(), "19-28").unwrap());
-    assert!(hub::parse_move(game.position(), done_move(lines.last().unwrap())).is_ok());
+    game.play(notation::hub::parse_move(game.position(), "19-28").unwrap());
+    assert!(notation::hub::parse_move(game.position(), done_move(lines.last().unwrap())).is_ok());
     e.send("set-param name=variant value=turkish");
     e.send(&format!("pos pos={START} moves=\"19-28\""));
     assert_eq!(errors(&sync(&mut e)).len(), 1);

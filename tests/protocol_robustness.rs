@@ -200,12 +200,18 @@ fn count(lines: &[String], prefix: &str) -> usize {
     lines.iter().filter(|l| l.starts_with(prefix)).count()
 }
 
+/// Searches started and final answers seen: they must end up equal.
+#[derive(Default)]
+struct Tally {
+    accepted: usize,
+    answers: usize,
+}
+
 fn hammer(d: &Dialect, seed: u64, lines: usize) {
     let mut rng = Rng::new(seed);
     let mut e = Engine::start();
     e.send(d.hello);
-    let mut answers = 0usize;
-    let mut accepted = 0usize;
+    let mut t = Tally::default();
     let mut sent = 0usize;
     while sent < lines {
         let line = random_line(&mut rng, d.corpus);
@@ -219,69 +225,79 @@ fn hammer(d: &Dialect, seed: u64, lines: usize) {
             continue;
         }
         sent += 1;
-        if first_word(&line) != "go" {
-            let mut bytes = line;
-            bytes.push(b'\n');
-            e.send_raw(&bytes);
-            if rng.chance(10) {
-                answers += count(&sync(&mut e, d), d.answer);
-            }
+        if first_word(&line) == "go" {
+            go_round(&mut e, d, &mut rng, line, &mut t);
             continue;
         }
-        // A go: first settle what is pending, then see whether it is accepted.
-        answers += count(&sync(&mut e, d), d.answer);
-        let mut bytes = line.clone();
+        let mut bytes = line;
         bytes.push(b'\n');
         e.send_raw(&bytes);
-        let out = sync(&mut e, d);
-        answers += count(&out, d.answer);
-        let rejected = out.iter().any(|l| l.starts_with(d.error));
-        if rejected {
-            assert_eq!(
-                count(&out, d.answer),
-                0,
-                "a rejected go was answered: {:?}\n{}",
-                String::from_utf8_lossy(&line),
-                e.transcript_tail()
-            );
-            continue;
+        if rng.chance(10) {
+            t.answers += count(&sync(&mut e, d), d.answer);
         }
-        accepted += 1;
-        // Sometimes more commands while it searches (no go among them).
-        for _ in 0..rng.below(4) {
-            let extra = d.corpus[rng.below(d.corpus.len())];
-            if first_word(extra.as_bytes()) != "go" && !too_costly(extra.as_bytes()) {
-                e.send(extra);
-            }
-        }
-        e.send("stop");
-        answers += count(&sync(&mut e, d), d.answer);
-        // The answer may still be on its way after the sync.
-        let before = answers;
-        if answers < accepted {
-            let got = e.read_until(d.answer, |l| l.starts_with(d.answer));
-            answers += count(&got, d.answer);
-        }
-        assert!(
-            answers == accepted,
-            "go number {accepted}: {answers} answers (before waiting: {before}); {:?}\n{}",
-            String::from_utf8_lossy(&line),
-            e.transcript_tail()
-        );
     }
     // Alive, answering, and exiting cleanly at end of input.
     assert!(e.is_running());
-    answers += count(&sync(&mut e, d), d.answer);
+    t.answers += count(&sync(&mut e, d), d.answer);
     e.send("stop");
-    answers += count(&sync(&mut e, d), d.answer);
+    t.answers += count(&sync(&mut e, d), d.answer);
     std::thread::sleep(Duration::from_millis(50));
     let (status, rest) = e.close();
-    answers += count(&rest, d.answer);
+    t.answers += count(&rest, d.answer);
     assert!(status.success(), "exit status {status:?}");
-    assert_eq!(answers, accepted, "every accepted go answered exactly once");
+    assert_eq!(
+        t.answers, t.accepted,
+        "every accepted go answered exactly once"
+    );
     eprintln!(
-        "{} lines sent, {accepted} searches, all answered once",
-        lines
+        "{} lines sent, {} searches, all answered once",
+        lines, t.accepted
+    );
+}
+
+/// One random `go` line: either refused (one error line, no answer) or
+/// accepted, then stopped (sometimes after more commands) and answered.
+fn go_round(e: &mut Engine, d: &Dialect, rng: &mut Rng, line: Vec<u8>, t: &mut Tally) {
+    // First settle what is pending, then see whether it is accepted.
+    t.answers += count(&sync(e, d), d.answer);
+    let mut bytes = line.clone();
+    bytes.push(b'\n');
+    e.send_raw(&bytes);
+    let out = sync(e, d);
+    t.answers += count(&out, d.answer);
+    if out.iter().any(|l| l.starts_with(d.error)) {
+        assert_eq!(
+            count(&out, d.answer),
+            0,
+            "a rejected go was answered: {:?}\n{}",
+            String::from_utf8_lossy(&line),
+            e.transcript_tail()
+        );
+        return;
+    }
+    t.accepted += 1;
+    // Sometimes more commands while it searches (no go among them).
+    for _ in 0..rng.below(4) {
+        let extra = d.corpus[rng.below(d.corpus.len())];
+        if first_word(extra.as_bytes()) != "go" && !too_costly(extra.as_bytes()) {
+            e.send(extra);
+        }
+    }
+    e.send("stop");
+    t.answers += count(&sync(e, d), d.answer);
+    // The answer may still be on its way after the sync.
+    let before = t.answers;
+    if t.answers < t.accepted {
+        let got = e.read_until(d.answer, |l| l.starts_with(d.answer));
+        t.answers += count(&got, d.answer);
+    }
+    assert!(
+        t.answers == t.accepted,
+        "go number {}: {} answers (before waiting: {before}); {:?}\n{}",
+        t.accepted,
+        t.answers,
+        String::from_utf8_lossy(&line),
+        e.transcript_tail()
     );
 }
 

@@ -141,28 +141,25 @@ fn ambiguous_and_illegal_moves_say_why() {
     let out = e.sync();
     assert!(out[0].contains("legal moves from d3"), "{out:?}");
 
-    // An ambiguous short capture: find a position where two legal captures
-    // share their first and last square (king-heavy random positions).
-    let mut rng = tama_engine::testutil::Rng::new(11);
-    let (amb_fen, short) = (0..100_000)
-        .find_map(|_| {
-            let p = tama_engine::testutil::random_position(&mut rng, Rules::default());
-            let legal = tama_engine::movegen::legal_moves(&p);
-            legal.iter().find_map(|m| {
-                let twins = legal
-                    .iter()
-                    .filter(|o| o.from == m.from && o.to == m.to)
-                    .count();
-                (m.is_capture() && twins > 1).then(|| (p.fen(), format!("{}x{}", m.from, m.to)))
-            })
-        })
-        .expect("an ambiguous capture exists");
+    // An ambiguous short capture. White king a1, black men a2, d5, d7, f2:
+    //
+    //  7  . . . b . . . .     The king takes a2 and may land on a5 or a7,
+    //  5  . . . b . . . .     then turns east to take d5 (landing f5) or
+    //  2  b . . . . b . .     d7 (landing f7), then south to take f2 and
+    //  1  W . . . . . . .     land on f1: two moves of three pieces each,
+    //     a b c d e f g h     both a1 to f1, so "a1xf1" names neither.
+    let amb_fen = "W:WKa1:Ba2,d5,d7,f2";
+    let short = "a1xf1";
     e.send(&format!("position fen {amb_fen}"));
     let before = fen(&mut e);
     e.send(&format!("position fen {amb_fen} moves {short}"));
     let out = e.sync();
     assert_eq!(errors(&out).len(), 1, "{out:?}");
     assert!(out[0].contains("ambiguous"), "{out:?}");
+    assert!(
+        out[0].contains("a1xa5xf5xf1") && out[0].contains("a1xa7xf7xf1"),
+        "{out:?}"
+    );
     assert_eq!(fen(&mut e), before);
 }
 

@@ -11,8 +11,8 @@
 //! Settings: space-separated `name=value` tuning pairs, `w.name=value`
 //! evaluation weights, or `baseline`.
 
+use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
-use tama_engine::testutil::Rng;
 use tama_engine::{movegen, Game, GameStatus, Position, Rules};
 
 fn searcher(settings: &str) -> Searcher {
@@ -76,8 +76,8 @@ fn play(opening: &Game, a: &mut Searcher, b: &mut Searcher, a_white: bool, budge
             },
             Budget::Clock(_, inc) => {
                 let mut l = SearchLimits::default();
-                for c in 0..2 {
-                    l.clock.time[c] = Some(Duration::from_millis(clock[c].max(0) as u64));
+                for (c, left) in clock.iter().enumerate() {
+                    l.clock.time[c] = Some(Duration::from_millis((*left).max(0) as u64));
                     l.clock.increment[c] = Duration::from_millis(inc);
                 }
                 l

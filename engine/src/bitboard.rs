@@ -6,6 +6,7 @@
 use crate::square::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of squares: bit i is square i (a1 = bit 0, h8 = bit 63).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct Bitboard(pub u64);
 
@@ -14,29 +15,40 @@ pub struct Bitboard(pub u64);
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
 pub enum Direction {
+    /// Towards rank 8 (White's forward).
     North = 0,
+    /// Towards the h-file.
     East = 1,
+    /// Towards rank 1 (Black's forward).
     South = 2,
+    /// Towards the a-file.
     West = 3,
+    /// Up and towards the h-file.
     NorthEast = 4,
+    /// Down and towards the h-file.
     SouthEast = 5,
+    /// Down and towards the a-file.
     SouthWest = 6,
+    /// Up and towards the a-file.
     NorthWest = 7,
 }
 
 impl Direction {
+    /// The capture directions, and the only king directions in Turkish.
     pub const ORTHOGONAL: [Direction; 4] = [
         Direction::North,
         Direction::East,
         Direction::South,
         Direction::West,
     ];
+    /// The directions Armenian adds for kings (and, forward, for men's steps).
     pub const DIAGONAL: [Direction; 4] = [
         Direction::NorthEast,
         Direction::SouthEast,
         Direction::SouthWest,
         Direction::NorthWest,
     ];
+    /// All eight: the orthogonal ones first.
     pub const ALL: [Direction; 8] = [
         Direction::North,
         Direction::East,
@@ -48,6 +60,7 @@ impl Direction {
         Direction::NorthWest,
     ];
 
+    /// The reverse direction (what the 180-degree ban of a capture forbids).
     #[inline(always)]
     pub const fn opposite(self) -> Direction {
         match self {
@@ -95,48 +108,62 @@ impl Direction {
 }
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square.
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The a-file (what an eastward shift must not wrap onto).
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+    /// The h-file (what a westward shift must not wrap onto).
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
+    /// Rank 1: where Black's men are crowned.
     pub const RANK_1: Bitboard = Bitboard(0xff);
+    /// Rank 8: where White's men are crowned.
     pub const RANK_8: Bitboard = Bitboard(0xff << 56);
 
+    /// The set holding `sq` alone.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(sq.bit())
     }
 
+    /// The squares of a rank, 0 (rank 1) to 7 (rank 8).
     #[inline(always)]
     pub const fn rank(rank: u8) -> Bitboard {
         Bitboard(0xff << (8 * rank))
     }
 
+    /// No square in the set.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// At least one square in the set.
     #[inline(always)]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// How many squares.
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & sq.bit() != 0
     }
 
+    /// The set with `sq` added.
     #[inline(always)]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | sq.bit())
     }
 
+    /// The set with `sq` removed.
     #[inline(always)]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !sq.bit())
@@ -181,6 +208,7 @@ impl Bitboard {
         })
     }
 
+    /// The squares from a1 towards h8 (ascending index).
     #[inline(always)]
     pub fn iter(self) -> BitboardIter {
         BitboardIter(self.0)
@@ -277,6 +305,8 @@ const fn build_rays() -> [[u64; 64]; 8] {
     rays
 }
 
+/// The squares from `sq` (excluded) to the board edge in `dir`: what a flying
+/// king sees on an empty board.
 #[inline(always)]
 pub fn ray(dir: Direction, sq: Square) -> Bitboard {
     Bitboard(RAYS[dir as usize][sq.index()])

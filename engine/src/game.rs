@@ -7,8 +7,11 @@ use crate::notation::MoveError;
 use crate::position::Position;
 use crate::rules::Color;
 
+/// Whether the game goes on, and how it ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GameStatus {
+    /// The side to move has a legal move, and the current position has not
+    /// occurred three times.
     Ongoing,
     /// The side to move has no legal move: the other side has won.
     Won(Color),
@@ -16,17 +19,21 @@ pub enum GameStatus {
     DrawByRepetition,
 }
 
+/// A game: where it started, the moves since and the positions that may still
+/// repeat.
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
     current: Position,
     moves: Vec<Move>,
-    /// Keys of every position since the last irreversible move (capture or
-    /// man move), the current one last: only these can repeat.
+    /// Keys of every position since the last irreversible move (see
+    /// `Position::is_reversible`), the current one last: only these can
+    /// repeat.
     reversible_keys: Vec<u64>,
 }
 
 impl Game {
+    /// A game from `start`, no move played.
     pub fn new(start: Position) -> Game {
         Game {
             start,
@@ -36,14 +43,17 @@ impl Game {
         }
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The current position.
     pub fn position(&self) -> &Position {
         &self.current
     }
 
+    /// The moves played since the start, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -55,10 +65,7 @@ impl Game {
 
     /// Plays a move that must be legal in the current position.
     pub fn play(&mut self, mv: Move) {
-        // Captures and a man's step to another rank can never be undone; a
-        // king's move and a man's sideways step can (d4-e4 ... e4-d4).
-        let man = !self.current.all_kings().contains(mv.from);
-        let irreversible = mv.is_capture() || (man && mv.from.rank() != mv.to.rank());
+        let irreversible = !self.current.is_reversible(&mv);
         self.current.make_move(&mv);
         self.moves.push(mv);
         if irreversible {
@@ -80,6 +87,8 @@ impl Game {
         self.reversible_keys.iter().filter(|&&k| k == key).count()
     }
 
+    /// Won (no legal move for the side to move), drawn by threefold repetition,
+    /// or going on.
     pub fn status(&self) -> GameStatus {
         if movegen::count(&self.current) == 0 {
             GameStatus::Won(self.current.side_to_move().opponent())

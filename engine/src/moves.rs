@@ -9,16 +9,21 @@ use crate::bitboard::Bitboard;
 use crate::square::Square;
 use arrayvec::ArrayVec;
 
+/// A legal move's identity (see the module comment): enough to play it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
+    /// Where the piece starts.
     pub from: Square,
+    /// Where it ends (the start square again for a king's capture round trip).
     pub to: Square,
     /// True when a man ends the move crowned.
     pub promotes: bool,
+    /// The pieces it captures (empty for a quiet move).
     pub captures: Bitboard,
 }
 
 impl Move {
+    /// A move without capture.
     pub const fn quiet(from: Square, to: Square, promotes: bool) -> Move {
         Move {
             from,
@@ -28,11 +33,13 @@ impl Move {
         }
     }
 
+    /// Whether it captures (then every legal move of the position does).
     #[inline(always)]
     pub const fn is_capture(&self) -> bool {
         self.captures.any()
     }
 
+    /// How many pieces it captures.
     #[inline(always)]
     pub const fn capture_count(&self) -> u32 {
         self.captures.count()
@@ -44,4 +51,5 @@ impl Move {
 /// direction), i.e. < 512, and maximal capture sets are far fewer.
 pub const MAX_MOVES: usize = 512;
 
+/// The legal moves of a position, on the stack (no allocation in the search).
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;

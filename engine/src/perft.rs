@@ -9,6 +9,7 @@ use crate::movegen::{self, generate_with_routes};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
+/// Leaves at `depth`, each distinct move counted once.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -29,6 +30,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
+/// Leaves at `depth`, every jump route of a capture counted.
 pub fn perft_routes(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

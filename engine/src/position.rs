@@ -9,6 +9,7 @@ use crate::rules::{Color, Rules};
 use crate::square::Square;
 use crate::zobrist;
 
+/// A position: the pieces, the side to move, the rules and the hash key.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     /// Pieces (men and kings) of each colour, indexed by `Color`.
@@ -23,8 +24,23 @@ pub struct Position {
 /// What stands on a square.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Piece {
+    /// Whose piece it is.
     pub color: Color,
+    /// A king (otherwise a man).
     pub king: bool,
+}
+
+impl Piece {
+    /// The piece as a letter, as board diagrams and the Hub notation write
+    /// it: `w`/`b` for men, `W`/`B` for kings.
+    pub fn letter(self) -> char {
+        match (self.color, self.king) {
+            (Color::White, false) => 'w',
+            (Color::White, true) => 'W',
+            (Color::Black, false) => 'b',
+            (Color::Black, true) => 'B',
+        }
+    }
 }
 
 impl Position {
@@ -56,11 +72,13 @@ impl Position {
         pos
     }
 
+    /// Whose turn it is.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The rules the game is played under (part of the key).
     #[inline(always)]
     pub fn rules(&self) -> Rules {
         self.rules
@@ -71,41 +89,49 @@ impl Position {
         Position::from_parts(self.pieces[0], self.pieces[1], self.kings, self.side, rules)
     }
 
+    /// The Zobrist hash of pieces, side to move and rules (kept incrementally).
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
     }
 
+    /// All pieces of `color`, men and kings.
     #[inline(always)]
     pub fn pieces(&self, color: Color) -> Bitboard {
         self.pieces[color as usize]
     }
 
+    /// The men of `color`.
     #[inline(always)]
     pub fn men(&self, color: Color) -> Bitboard {
         self.pieces[color as usize] & !self.kings
     }
 
+    /// The kings of `color`.
     #[inline(always)]
     pub fn kings(&self, color: Color) -> Bitboard {
         self.pieces[color as usize] & self.kings
     }
 
+    /// The kings of both colours.
     #[inline(always)]
     pub fn all_kings(&self) -> Bitboard {
         self.kings
     }
 
+    /// Every square with a piece on it.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.pieces[0] | self.pieces[1]
     }
 
+    /// Every free square.
     #[inline(always)]
     pub fn empty(&self) -> Bitboard {
         !self.occupied()
     }
 
+    /// What stands on `sq`, if anything.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let color = if self.pieces[0].contains(sq) {
             Color::White
@@ -192,6 +218,16 @@ impl Position {
         self.side = self.side.opponent();
     }
 
+    /// Whether `mv` (legal here) can be undone, so that the position before
+    /// it may occur again: a king's move that captures nothing, or a man's
+    /// sideways step (d4-e4 ... e4-d4). A capture and a man's step to
+    /// another rank never can. The one rule of docs/rules.md §5 (decision
+    /// 8) for both the game's threefold repetition and the search's.
+    #[inline(always)]
+    pub fn is_reversible(&self, mv: &Move) -> bool {
+        !mv.is_capture() && (self.kings.contains(mv.from) || mv.from.rank() == mv.to.rank())
+    }
+
     /// The same position with the other side to move (used by evaluation
     /// probes, never a legal move).
     pub fn with_side_to_move(&self, side: Color) -> Position {
@@ -226,6 +262,33 @@ mod tests {
         for s in ["a1", "d4", "e5", "h8"] {
             assert!(pos.piece_at(Square::parse(s).unwrap()).is_none());
         }
+    }
+
+    #[test]
+    fn reversible_moves_are_king_moves_and_sideways_steps() {
+        // 5  . . b . . . . .      White: man d4, king a1. Black: man c5.
+        // 4  . . . w . . . .      White to move, nothing to capture (c5
+        // 3  . . . . . . . .      is diagonal to d4: captures are
+        // 2  . . . . . . . .      orthogonal only).
+        // 1  W . . . . . . .
+        let pos = Position::from_fen("W:Wd4,Ka1:Bc5", Rules::default()).unwrap();
+        let play = |text: &str| pos.parse_move(text).unwrap();
+        assert!(pos.is_reversible(&play("a1-c3")), "a king's move");
+        assert!(pos.is_reversible(&play("a1-a4")), "a king's move");
+        assert!(pos.is_reversible(&play("d4-e4")), "a man's sideways step");
+        assert!(pos.is_reversible(&play("d4-c4")), "a man's sideways step");
+        assert!(!pos.is_reversible(&play("d4-d5")), "a man's step forward");
+        assert!(!pos.is_reversible(&play("d4-e5")), "diagonally forward");
+        // A man crowning steps to another rank; a capture removes a piece.
+        let pos = Position::from_fen("W:Wg7,Kb2:Bh5", Rules::default()).unwrap();
+        let crown = pos.parse_move("g7-g8").unwrap();
+        assert!(crown.promotes && !pos.is_reversible(&crown));
+        let pos = Position::from_fen("W:Wb3,Kb2:Bb4", Rules::default()).unwrap();
+        let capture = pos.parse_move("b3xb5").unwrap();
+        assert!(!pos.is_reversible(&capture));
+        let pos = Position::from_fen("W:WKb2:Bb4", Rules::default()).unwrap();
+        let king_capture = pos.parse_move("b2xb5").unwrap();
+        assert!(!pos.is_reversible(&king_capture), "a king's capture");
     }
 
     #[test]

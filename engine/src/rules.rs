@@ -4,13 +4,17 @@ use crate::bitboard::{Bitboard, Direction};
 use std::fmt;
 use std::str::FromStr;
 
+/// A side. White starts and moves up the board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {
+    /// Starts on ranks 2-3, moves first.
     White = 0,
+    /// Starts on ranks 6-7.
     Black = 1,
 }
 
 impl Color {
+    /// The other side.
     #[inline(always)]
     pub const fn opponent(self) -> Color {
         match self {
@@ -37,6 +41,7 @@ impl Color {
         }
     }
 
+    /// `white` or `black`, for messages.
     pub const fn name(self) -> &'static str {
         match self {
             Color::White => "white",
@@ -65,9 +70,13 @@ pub enum CaptureRemoval {
     Deferred,
 }
 
+/// The rule set of a game: the variant and the two options the seed texts
+/// disagree on (docs/rules.md §4).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Rules {
+    /// Armenian or Turkish.
     pub variant: Variant,
+    /// When captured pieces leave the board.
     pub capture_removal: CaptureRemoval,
     /// Text 002 (`true`): a man reaching the far rank mid-capture goes on as a king.
     /// Text 000 (`false`, default): it goes on as a man and is crowned at the end.
@@ -75,11 +84,13 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Armenian with the default options (text 000).
     pub const ARMENIAN: Rules = Rules {
         variant: Variant::Armenian,
         capture_removal: CaptureRemoval::Immediate,
         mid_capture_promotion: false,
     };
+    /// Turkish with the default options (as kish and pydraughts play it).
     pub const TURKISH: Rules = Rules {
         variant: Variant::Turkish,
         capture_removal: CaptureRemoval::Immediate,

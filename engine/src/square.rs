@@ -7,7 +7,9 @@ use std::fmt;
 pub struct Square(u8);
 
 impl Square {
+    /// The first square (index 0).
     pub const A1: Square = Square(0);
+    /// The last square (index 63).
     pub const H8: Square = Square(63);
 
     /// The square with this index, if it is on the board.
@@ -35,6 +37,7 @@ impl Square {
         }
     }
 
+    /// 0 (a1) to 63 (h8): rank * 8 + file.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -52,6 +55,7 @@ impl Square {
         self.0 >> 3
     }
 
+    /// The square's bit in a bitboard.
     #[inline(always)]
     pub const fn bit(self) -> u64 {
         1u64 << self.0
@@ -68,6 +72,7 @@ impl Square {
         Square::from_coords(file, rank)
     }
 
+    /// The 64 squares, a1 first.
     pub fn all() -> impl Iterator<Item = Square> {
         (0..64).map(Square)
     }

@@ -1,29 +1,11 @@
-//! Test helpers: a small deterministic PRNG and random legal-looking positions.
+//! Unit-test helpers: random positions for the tests that sweep many
+//! (the integration tests have their own, built on the naive board).
 
 use crate::bitboard::Bitboard;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::{Color, Rules};
 use crate::square::Square;
-
-/// xorshift64*: reproducible, dependency-free.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
 
 /// A random position with up to 16 pieces a side, many kings, no man on its
 /// own far rank; the side to move is random.

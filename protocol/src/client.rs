@@ -12,7 +12,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use tama_engine::{Color, Move, Piece, Position, Rules, Square};
+use tama_engine::notation::{hub, shorten};
+use tama_engine::{Color, Move, MoveError, Position, Rules};
+
+/// The runner's fake engine (tests/fixtures) writes Hub moves by this name.
+pub use tama_engine::notation::hub::move_text as hub_move;
 
 /// Longest line kept from an engine; the rest of a longer line is dropped.
 const MAX_LINE: usize = 64 * 1024;
@@ -46,6 +50,15 @@ pub struct EngineCommand {
     pub proto: Proto,
     /// `option.X=Y` from the command line, sent in this order.
     pub options: Vec<(String, String)>,
+}
+
+impl EngineCommand {
+    /// Whether the user sets option `name` (any case) on the command line.
+    fn sets(&self, name: &str) -> bool {
+        self.options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    }
 }
 
 /// Why an engine lost its game without losing it on the board.
@@ -285,115 +298,114 @@ impl Engine {
         abort: &AtomicBool,
     ) -> Result<(), Fault> {
         match self.proto {
-            Proto::Uci => {
-                self.send("uci")?;
-                let deadline = Instant::now() + self.timeouts.handshake;
-                loop {
-                    match self.wait_line(deadline, abort) {
-                        Wait::Line(l) if l.trim() == "uciok" => break,
-                        Wait::Line(l) => {
-                            let mut t = l.split_whitespace();
-                            if t.next() == Some("option") && t.next() == Some("name") {
-                                let name: Vec<&str> = t.take_while(|w| *w != "type").collect();
-                                self.announced.push(name.join(" ").to_ascii_lowercase());
-                            }
-                        }
-                        other => return Err(self.wait_fault(other, "uciok")),
-                    }
-                }
-                let rule_options = [
-                    ("Variant", rules.variant.to_string()),
-                    ("CaptureRemoval", rules.capture_removal.to_string()),
-                    (
-                        "MidCapturePromotion",
-                        rules.mid_capture_promotion.to_string(),
-                    ),
-                ];
-                for (name, value) in rule_options {
-                    let user_sets = command
-                        .options
-                        .iter()
-                        .any(|(n, _)| n.eq_ignore_ascii_case(name));
-                    if !user_sets && self.announced.contains(&name.to_ascii_lowercase()) {
-                        self.send(&format!("setoption name {name} value {value}"))?;
-                    }
-                }
-                for (name, value) in &command.options {
-                    self.send(&format!("setoption name {name} value {value}"))?;
-                }
-                self.sync(abort)
-            }
-            Proto::Hub => {
-                self.send("hub")?;
-                let deadline = Instant::now() + self.timeouts.handshake;
-                loop {
-                    match self.wait_line(deadline, abort) {
-                        Wait::Line(l) if l.trim() == "wait" => break,
-                        Wait::Line(l) => {
-                            let args = hub_args(&l);
-                            if args.first().map(|a| a.0.as_str()) == Some("param") {
-                                if let Some((_, n)) = args.iter().find(|(k, _)| k == "name") {
-                                    self.announced.push(n.to_ascii_lowercase());
-                                }
-                            }
-                        }
-                        other => return Err(self.wait_fault(other, "wait")),
-                    }
-                }
-                let user_sets = |n: &str| {
-                    command
-                        .options
-                        .iter()
-                        .any(|(k, _)| k.eq_ignore_ascii_case(n))
-                };
-                // The variant always (as pydraughts does); the two rule options
-                // when the engine announces them (Tama's Hub names).
-                let rule_params = [
-                    ("variant", rules.variant.to_string(), true),
-                    ("capture-removal", rules.capture_removal.to_string(), false),
-                    (
-                        "mid-capture-promotion",
-                        rules.mid_capture_promotion.to_string(),
-                        false,
-                    ),
-                ];
-                for (name, value, always) in rule_params {
-                    let announced = self.announced.iter().any(|a| a == name);
-                    if !user_sets(name) && (always || announced) {
-                        self.send(&format!("set-param name={name} value={value}"))?;
-                    }
-                }
-                for (name, value) in &command.options {
-                    self.send(&format!(
-                        "set-param name={} value={}",
-                        hub_quote(name),
-                        hub_quote(value)
-                    ))?;
-                }
-                self.send("init")?;
-                let deadline = Instant::now() + self.timeouts.handshake;
-                loop {
-                    match self.wait_line(deadline, abort) {
-                        Wait::Line(l) if l.trim() == "ready" => return Ok(()),
-                        Wait::Line(_) => {}
-                        other => return Err(self.wait_fault(other, "ready")),
-                    }
-                }
+            Proto::Uci => self.handshake_uci(command, rules, abort),
+            Proto::Hub => self.handshake_hub(command, rules, abort),
+        }
+    }
+
+    /// Waits for the line `expected` within the handshake timeout, giving
+    /// every other line to `other`.
+    fn await_line(
+        &mut self,
+        expected: &str,
+        abort: &AtomicBool,
+        mut other: impl FnMut(&mut Self, &str),
+    ) -> Result<(), Fault> {
+        let deadline = Instant::now() + self.timeouts.handshake;
+        loop {
+            match self.wait_line(deadline, abort) {
+                Wait::Line(l) if l.trim() == expected => return Ok(()),
+                Wait::Line(l) => other(self, &l),
+                w => return Err(self.wait_fault(w, expected)),
             }
         }
+    }
+
+    /// `uci` ... `uciok` (noting the options announced), the rule options
+    /// the engine knows, the user's options, then `isready`.
+    fn handshake_uci(
+        &mut self,
+        command: &EngineCommand,
+        rules: Rules,
+        abort: &AtomicBool,
+    ) -> Result<(), Fault> {
+        self.send("uci")?;
+        self.await_line("uciok", abort, |e, l| {
+            let mut t = l.split_whitespace();
+            if t.next() == Some("option") && t.next() == Some("name") {
+                let name: Vec<&str> = t.take_while(|w| *w != "type").collect();
+                e.announced.push(name.join(" ").to_ascii_lowercase());
+            }
+        })?;
+        let rule_options = [
+            ("Variant", rules.variant.to_string()),
+            ("CaptureRemoval", rules.capture_removal.to_string()),
+            (
+                "MidCapturePromotion",
+                rules.mid_capture_promotion.to_string(),
+            ),
+        ];
+        for (name, value) in rule_options {
+            if !command.sets(name) && self.announced.contains(&name.to_ascii_lowercase()) {
+                self.send(&format!("setoption name {name} value {value}"))?;
+            }
+        }
+        for (name, value) in &command.options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.sync(abort)
+    }
+
+    /// `hub` ... `wait` (noting the parameters announced), the variant and
+    /// the rule parameters the engine knows, the user's, then `init` ...
+    /// `ready`.
+    fn handshake_hub(
+        &mut self,
+        command: &EngineCommand,
+        rules: Rules,
+        abort: &AtomicBool,
+    ) -> Result<(), Fault> {
+        self.send("hub")?;
+        self.await_line("wait", abort, |e, l| {
+            let args = hub_args(l);
+            if args.first().map(|a| a.0.as_str()) == Some("param") {
+                if let Some((_, n)) = args.iter().find(|(k, _)| k == "name") {
+                    e.announced.push(n.to_ascii_lowercase());
+                }
+            }
+        })?;
+        // The variant always (as pydraughts does); the two rule options
+        // when the engine announces them (Tama's Hub names).
+        let rule_params = [
+            ("variant", rules.variant.to_string(), true),
+            ("capture-removal", rules.capture_removal.to_string(), false),
+            (
+                "mid-capture-promotion",
+                rules.mid_capture_promotion.to_string(),
+                false,
+            ),
+        ];
+        for (name, value, always) in rule_params {
+            let announced = self.announced.iter().any(|a| a == name);
+            if !command.sets(name) && (always || announced) {
+                self.send(&format!("set-param name={name} value={value}"))?;
+            }
+        }
+        for (name, value) in &command.options {
+            self.send(&format!(
+                "set-param name={} value={}",
+                hub::quote_value(name),
+                hub::quote_value(value)
+            ))?;
+        }
+        self.send("init")?;
+        self.await_line("ready", abort, |_, _| {})
     }
 
     /// UCI `isready` / `readyok`.
     fn sync(&mut self, abort: &AtomicBool) -> Result<(), Fault> {
         self.send("isready")?;
-        let deadline = Instant::now() + self.timeouts.handshake;
-        loop {
-            match self.wait_line(deadline, abort) {
-                Wait::Line(l) if l.trim() == "readyok" => return Ok(()),
-                Wait::Line(_) => {}
-                other => return Err(self.wait_fault(other, "readyok")),
-            }
-        }
+        self.await_line("readyok", abort, |_, _| {})
     }
 
     /// Tells the engine a new game starts.
@@ -484,6 +496,19 @@ impl Engine {
         for m in moves {
             current = current.play(m);
         }
+        self.send_go(start, moves, current.side_to_move(), limits)?;
+        self.await_move(&current, deadline, abort)
+    }
+
+    /// The position (the start and the moves since) and the search limits,
+    /// in the engine's dialect.
+    fn send_go(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        side: Color,
+        limits: &GoLimits,
+    ) -> Result<(), Fault> {
         match self.proto {
             Proto::Uci => {
                 let mut line = format!("position fen {}", start.fen());
@@ -497,21 +522,32 @@ impl Engine {
                     }
                 }
                 self.send(&line)?;
-                self.send(&uci_go(limits))?;
+                self.send(&uci_go(limits))
             }
             Proto::Hub => {
-                let mut line = format!("pos pos={}", hub_position(start));
+                let mut line = format!("pos pos={}", hub::encode_position(start));
                 if !moves.is_empty() {
-                    let texts: Vec<String> = moves.iter().map(hub_move).collect();
+                    let texts: Vec<String> = moves.iter().map(hub::move_text).collect();
                     line.push_str(&format!(" moves=\"{}\"", texts.join(" ")));
                 }
                 self.send(&line)?;
-                if let Some(level) = hub_level(limits, current.side_to_move()) {
+                if let Some(level) = hub_level(limits, side) {
                     self.send(&level)?;
                 }
-                self.send("go think")?;
+                self.send("go think")
             }
         }
+    }
+
+    /// Reads the search's output until its move (legal in `current`),
+    /// noting the last score; sends `stop` at `deadline`, and gives up
+    /// after the stop grace.
+    fn await_move(
+        &mut self,
+        current: &Position,
+        deadline: Duration,
+        abort: &AtomicBool,
+    ) -> Result<Reply, Fault> {
         let sent = Instant::now();
         let mut score = None;
         let mut stop_deadline = sent + deadline;
@@ -524,7 +560,7 @@ impl Engine {
                     }
                     if let Some(text) = parse_bestmove(self.proto, &l) {
                         let elapsed = sent.elapsed();
-                        let mv = self.decode_move(&current, &text)?;
+                        let mv = self.decode_move(current, &text)?;
                         return Ok(Reply {
                             mv,
                             text,
@@ -564,10 +600,7 @@ impl Engine {
             )));
         }
         match self.proto {
-            Proto::Uci => pos.parse_move(text).map_err(|e| match e {
-                tama_engine::MoveError::Malformed(m) => Fault::Garbage(m),
-                other => Fault::Illegal(other.to_string()),
-            }),
+            Proto::Uci => pos.parse_move(text).map_err(move_fault),
             Proto::Hub => hub_parse_move(pos, text),
         }
     }
@@ -662,25 +695,17 @@ pub fn parse_bestmove(proto: Proto, line: &str) -> Option<String> {
     let mut t = line.split_whitespace();
     match (proto, t.next()) {
         (Proto::Uci, Some("bestmove")) => Some(t.next().unwrap_or("").to_string()),
-        (Proto::Hub, Some("done")) => {
-            let args = hub_args(line);
-            Some(
-                args.iter()
-                    .find(|(k, _)| k == "move")
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or_default(),
-            )
-        }
+        (Proto::Hub, Some("done")) => Some(match hub::tokenize(line) {
+            Ok(l) => l
+                .args
+                .into_iter()
+                .find(|(k, _)| k == "move")
+                .and_then(|(_, v)| v)
+                .unwrap_or_default(),
+            // Not a Hub line: the whole answer is the garbage to report.
+            Err(_) => line.trim().to_string(),
+        }),
         _ => None,
-    }
-}
-
-fn shorten(text: &str) -> String {
-    let t: String = text.chars().take(60).collect();
-    if t.len() < text.len() {
-        format!("{t}...")
-    } else {
-        t
     }
 }
 
@@ -763,140 +788,31 @@ pub fn hub_level(limits: &GoLimits, side: Color) -> Option<String> {
     }
 }
 
-/// Splits a Hub line into (name, value) pairs; the command itself comes
-/// first with an empty value. Quotes group a value; nothing here can fail.
+/// A Hub line as (name, value) pairs: the command itself first with an
+/// empty value, then each argument (a bare flag with an empty value). A
+/// line that is not Hub (see `notation::hub::tokenize`) gives no pairs.
 pub fn hub_args(line: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let chars: Vec<char> = line.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        while i < chars.len() && chars[i].is_whitespace() {
-            i += 1;
-        }
-        if i >= chars.len() {
-            break;
-        }
-        let mut name = String::new();
-        while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '=' {
-            name.push(chars[i]);
-            i += 1;
-        }
-        let mut value = String::new();
-        if i < chars.len() && chars[i] == '=' {
-            i += 1;
-            if i < chars.len() && chars[i] == '"' {
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    value.push(chars[i]);
-                    i += 1;
-                }
-                i += 1;
-            } else {
-                while i < chars.len() && !chars[i].is_whitespace() {
-                    value.push(chars[i]);
-                    i += 1;
-                }
-            }
-        }
-        out.push((name, value));
-    }
-    out
+    let Ok(l) = hub::tokenize(line) else {
+        return Vec::new();
+    };
+    std::iter::once((l.command, String::new()))
+        .chain(l.args.into_iter().map(|(k, v)| (k, v.unwrap_or_default())))
+        .collect()
 }
 
-fn hub_quote(v: &str) -> String {
-    if v.is_empty() || v.contains(|c: char| c.is_whitespace() || c == '=' || c == '"') {
-        format!("\"{}\"", v.replace('"', ""))
-    } else {
-        v.to_string()
+/// Reads an engine's move: the rules decide, and a refusal becomes the
+/// engine's fault (text that is no move: garbage; a move that is not
+/// legal here, or not only one: illegal).
+fn move_fault(e: MoveError) -> Fault {
+    match e {
+        MoveError::Malformed(m) => Fault::Garbage(m),
+        other => Fault::Illegal(other.to_string()),
     }
 }
 
-/// Hub square number: a1 = 1, b1 = 2, ..., h8 = 64.
-pub fn hub_square(sq: Square) -> u32 {
-    sq.index() as u32 + 1
-}
-
-/// The 65-character Hub position: side to move, then a8..h8, a7..h7, ..., a1..h1.
-pub fn hub_position(pos: &Position) -> String {
-    let mut s = String::with_capacity(65);
-    s.push(match pos.side_to_move() {
-        Color::White => 'W',
-        Color::Black => 'B',
-    });
-    for rank in (0..8).rev() {
-        for file in 0..8 {
-            let c = Square::from_coords(file, rank)
-                .and_then(|sq| pos.piece_at(sq))
-                .map_or('e', |p: Piece| match (p.color, p.king) {
-                    (Color::White, false) => 'w',
-                    (Color::White, true) => 'W',
-                    (Color::Black, false) => 'b',
-                    (Color::Black, true) => 'B',
-                });
-            s.push(c);
-        }
-    }
-    s
-}
-
-/// Hub move text: `from-to`, or `fromxto` then `x` and each captured square,
-/// ascending (pydraughts' and Scan's canonical form).
-pub fn hub_move(mv: &Move) -> String {
-    if !mv.is_capture() {
-        return format!("{}-{}", hub_square(mv.from), hub_square(mv.to));
-    }
-    let mut s = format!("{}x{}", hub_square(mv.from), hub_square(mv.to));
-    let mut caps: Vec<u32> = Square::all()
-        .filter(|sq| mv.captures.contains(*sq))
-        .map(hub_square)
-        .collect();
-    caps.sort_unstable();
-    for c in caps {
-        s.push_str(&format!("x{c}"));
-    }
-    s
-}
-
-/// Reads Hub move text against the legal moves of `pos`: from, to and the
-/// set of captured squares (in any order) must match one legal move.
+/// Reads Hub move text against the legal moves of `pos`.
 pub fn hub_parse_move(pos: &Position, text: &str) -> Result<Move, Fault> {
-    let parts: Vec<&str> = text.split(['-', 'x']).collect();
-    let mut squares = Vec::new();
-    for p in &parts {
-        let n: u32 = p
-            .parse()
-            .map_err(|_| Fault::Garbage(format!("malformed hub move {:?}", shorten(text))))?;
-        let sq = n
-            .checked_sub(1)
-            .and_then(|i| u8::try_from(i).ok())
-            .and_then(Square::new)
-            .ok_or_else(|| Fault::Garbage(format!("no square {n} in {:?}", shorten(text))))?;
-        squares.push(sq);
-    }
-    if squares.len() < 2 {
-        return Err(Fault::Garbage(format!(
-            "malformed hub move {:?}",
-            shorten(text)
-        )));
-    }
-    let (from, to) = (squares[0], squares[1]);
-    let caps = &squares[2..];
-    let found: Vec<Move> = tama_engine::movegen::legal_moves(pos)
-        .into_iter()
-        .filter(|m| {
-            m.from == from
-                && m.to == to
-                && m.capture_count() as usize == caps.len()
-                && caps.iter().all(|c| m.captures.contains(*c))
-        })
-        .collect();
-    match found.first() {
-        Some(m) => Ok(*m),
-        None => Err(Fault::Illegal(format!(
-            "{} is not legal here",
-            shorten(text)
-        ))),
-    }
+    hub::parse_move(pos, text).map_err(move_fault)
 }
 
 #[cfg(test)]
@@ -904,30 +820,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hub_start_position_string_matches_pydraughts() {
-        // From the pydraughts notes (docs of HubEngine, turkish start position).
-        let pos = Position::startpos(Rules::TURKISH);
-        assert_eq!(
-            hub_position(&pos),
-            "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee"
-        );
-    }
-
-    #[test]
-    fn hub_moves_round_trip_with_notes_examples() {
-        // `B:WKa1,d3,d5,c6,d7,h2:Bd8,a7,Kh8` (pydraughts custom start): black's
-        // only move is d8 x d7, d5, d3 -> d2 = `60x12x20x36x52`.
+    fn engine_moves_are_read_as_faults() {
+        // Black's only move in this pydraughts position: 60x12x20x36x52
+        // (d8 takes d7, d5, d3); the captured squares may come in any order.
         let pos = Position::from_fen("B:WKa1,d3,d5,c6,d7,h2:Bd8,a7,Kh8", Rules::TURKISH).unwrap();
-        assert_eq!(
-            hub_position(&pos),
-            "BeeebeeeBbeeweeeeeeweeeeeeeeweeeeeeeeeeeeeeeweeeeeeeeeeewWeeeeeee"
-        );
         let mv = hub_parse_move(&pos, "60x12x52x36x20").unwrap();
-        assert_eq!(hub_move(&mv), "60x12x20x36x52");
         assert_eq!(pos.move_text(&mv), "d8xd6xd4xd2");
         let quiet = Position::startpos(Rules::TURKISH);
-        let mv = hub_parse_move(&quiet, "19-27").unwrap();
-        assert_eq!(quiet.move_text(&mv), "c3-c4");
+        assert_eq!(
+            quiet.move_text(&hub_parse_move(&quiet, "19-27").unwrap()),
+            "c3-c4"
+        );
+        // Well-formed but not legal: the engine played an illegal move;
+        // not a move at all: garbage.
         assert!(matches!(
             hub_parse_move(&quiet, "19-35"),
             Err(Fault::Illegal(_))
@@ -940,6 +845,8 @@ mod tests {
             hub_parse_move(&quiet, "99-1"),
             Err(Fault::Garbage(_))
         ));
+        let e = hub_parse_move(&quiet, "19-35").unwrap_err().reason();
+        assert!(e.starts_with("illegal move \"19-35\""), "{e}");
     }
 
     #[test]
@@ -949,9 +856,10 @@ mod tests {
         assert_eq!(a[2], ("score".into(), "-0.25".into()));
         assert_eq!(a[3], ("pv".into(), "19-27 41-33".into()));
         assert_eq!(a[4], ("flag".into(), "".into()));
-        // Unbalanced quotes and stray '=' do not panic.
-        let _ = hub_args("x=\"abc");
-        let _ = hub_args("= = =\"");
+        // A line that is not Hub (unbalanced quotes, stray '=') has no
+        // arguments to read.
+        assert!(hub_args("done move=\"19-27").is_empty());
+        assert!(hub_args("= = =\"").is_empty());
     }
 
     #[test]
@@ -987,6 +895,12 @@ mod tests {
             Some("19-27")
         );
         assert_eq!(parse_bestmove(Proto::Hub, "done").as_deref(), Some(""));
+        let broken = parse_bestmove(Proto::Hub, "done move=\"19-27").unwrap();
+        let start = Position::startpos(Rules::TURKISH);
+        assert!(matches!(
+            hub_parse_move(&start, &broken),
+            Err(Fault::Garbage(_))
+        ));
         assert_eq!(parse_bestmove(Proto::Hub, "info depth=1"), None);
     }
 

@@ -12,12 +12,12 @@ pub mod hub;
 pub mod options;
 pub mod session;
 pub mod text;
-pub mod tournament;
 pub mod uci;
 
 use session::{Dialect, Out, Session};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use tama_engine::notation;
 use tama_engine::search::Tuning;
 use text::{read_line, Line, MAX_LINE_BYTES};
 
@@ -113,9 +113,9 @@ pub fn exercise_parsers(line: &str) {
     }
     let start = tama_engine::Position::startpos(tama_engine::Rules::TURKISH);
     for word in line.split_whitespace().take(8) {
-        let _ = hub::parse_move(&start, word);
+        let _ = notation::hub::parse_move(&start, word);
         let _ = start.parse_move(word);
-        let _ = hub::decode_position(word, tama_engine::Rules::ARMENIAN);
+        let _ = notation::hub::decode_position(word, tama_engine::Rules::ARMENIAN);
     }
     let mut settings = options::Settings::default();
     if let Some((name, value)) = line.split_once(' ') {

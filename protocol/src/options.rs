@@ -206,7 +206,7 @@ impl Settings {
             let names: Vec<&str> = definitions().iter().map(|d| d.uci).collect();
             format!(
                 "unknown option {}; the options are: {}",
-                crate::text::quote_short(name),
+                tama_engine::notation::quote_short(name),
                 names.join(", ")
             )
         })?;
@@ -225,7 +225,7 @@ impl Settings {
                     format!(
                         "option {} needs a whole number from {min} to {max}, got {}",
                         def.uci,
-                        crate::text::quote_short(text)
+                        tama_engine::notation::quote_short(text)
                     )
                 })?;
                 if !(min..=max).contains(&n) {

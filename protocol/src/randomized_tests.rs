@@ -2,22 +2,15 @@
 //! in `fuzz/` does without end, done here for a fixed number of inputs so CI
 //! runs it): no input may panic, and what Tama prints must parse back.
 
-use crate::{exercise_parsers, hub};
+use crate::exercise_parsers;
 use tama_engine::movegen::legal_moves;
+use tama_engine::notation::hub;
+use tama_engine::rng::Rng;
 use tama_engine::{Game, Position, Rules};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// A random index into a list of `len` items.
+fn pick(rng: &mut Rng, len: usize) -> usize {
+    rng.below(len as u64) as usize
 }
 
 const FRAGMENTS: &[&str] = &[
@@ -91,7 +84,7 @@ fn random_line(rng: &mut Rng) -> String {
                 s.push(c);
             }
         } else {
-            s.push_str(FRAGMENTS[rng.below(FRAGMENTS.len())]);
+            s.push_str(FRAGMENTS[pick(rng, FRAGMENTS.len())]);
         }
         if rng.below(3) != 0 {
             s.push(' ');
@@ -102,7 +95,7 @@ fn random_line(rng: &mut Rng) -> String {
 
 #[test]
 fn parsers_survive_random_lines() {
-    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    let mut rng = Rng::new(0x5eed_1234_abcd_ef01);
     for _ in 0..20_000 {
         exercise_parsers(&random_line(&mut rng));
     }
@@ -112,7 +105,7 @@ fn parsers_survive_random_lines() {
 /// legal move's Hub text must read back to the same position and move.
 #[test]
 fn hub_notation_round_trips_on_random_games() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut moves_checked = 0;
     for rules in Rules::all() {
         for _ in 0..30 {
@@ -126,11 +119,8 @@ fn hub_notation_round_trips_on_random_games() {
                     break;
                 }
                 for m in &legal {
-                    let t = hub::move_text(&pos, m);
-                    let twins = legal
-                        .iter()
-                        .filter(|o| hub::move_text(&pos, o) == t)
-                        .count();
+                    let t = hub::move_text(m);
+                    let twins = legal.iter().filter(|o| hub::move_text(o) == t).count();
                     if twins == 1 {
                         assert_eq!(hub::parse_move(&pos, &t), Ok(*m), "{} {t}", pos.fen());
                         moves_checked += 1;
@@ -138,7 +128,7 @@ fn hub_notation_round_trips_on_random_games() {
                         assert!(hub::parse_move(&pos, &t).is_err());
                     }
                 }
-                game.play(legal[rng.below(legal.len())]);
+                game.play(legal[pick(&mut rng, legal.len())]);
             }
         }
     }

@@ -256,81 +256,25 @@ impl Session {
         let root = *self.game.position();
         let status = self.game.status();
         if status != GameStatus::Ongoing {
-            if self.dialect == Dialect::Uci {
-                let why = match status {
-                    GameStatus::Won(c) => format!(
-                        "{} to move has no legal move: {} has won",
-                        c.opponent().name(),
-                        c.name()
-                    ),
-                    _ => "draw by threefold repetition".to_string(),
-                };
-                self.out.line(&format!("info string game over: {why}"));
-            }
-            self.out
-                .line(&reporter.best(&root, &SearchOutcome::default()));
+            self.answer_game_over(status, &root, reporter.as_ref());
             return;
         }
-        let mut searcher = self.take_searcher();
-        self.apply_hash_size(&mut searcher);
-        if self.pending_clear {
-            searcher.clear();
-            self.pending_clear = false;
-        }
-        {
-            let o = searcher.options_mut();
-            o.threads = self.settings.threads;
-            o.multipv = self.settings.multipv;
-            o.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
-            o.baseline = self.settings.baseline;
-            o.style = self.settings.style;
-        }
-        let game = self.game.clone();
-        let control = Arc::clone(&self.control);
-        control.reset(limits.ponder);
-        let out = self.out.clone();
-        let hash_mb = self.settings.hash_mb;
-        let options = searcher.options().clone();
-        let tuning = self.tuning.clone();
-        out.set_searching(true);
-        let fallback = Arc::clone(&reporter);
+        let searcher = self.ready_searcher();
+        let job = SearchJob {
+            root,
+            game: self.game.clone(),
+            limits,
+            control: Arc::clone(&self.control),
+            out: self.out.clone(),
+            reporter: Arc::clone(&reporter),
+            hash_mb: self.settings.hash_mb,
+        };
+        job.control.reset(job.limits.ponder);
+        self.out.set_searching(true);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
-            .spawn(move || {
-                let result = catch_unwind(AssertUnwindSafe(|| {
-                    let mut report = |info: &SearchInfo| {
-                        if let Some(line) = reporter.info(&root, info) {
-                            out.line(&line);
-                        }
-                    };
-                    searcher.search(&game, &limits, &control, &mut report)
-                }));
-                let (outcome, searcher) = match result {
-                    Ok(outcome) => (outcome, searcher),
-                    Err(_) => {
-                        // Never lose the answer: fall back to the first legal move.
-                        out.line(
-                            "info string error: the search failed; playing the first legal move",
-                        );
-                        let mut fresh = Searcher::new(hash_mb);
-                        *fresh.options_mut() = options;
-                        *fresh.tuning_mut() = tuning;
-                        let outcome = SearchOutcome {
-                            best_move: legal_moves(&root).first().copied(),
-                            ..SearchOutcome::default()
-                        };
-                        (outcome, fresh)
-                    }
-                };
-                // An infinite or ponder search answers only when told to.
-                while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
-                    std::thread::park_timeout(Duration::from_millis(20));
-                }
-                let outcome = sanitize(&root, outcome);
-                out.finish(&reporter.best(&root, &outcome));
-                searcher
-            });
+            .spawn(move || job.run(searcher));
         match spawned {
             Ok(h) => self.worker = Some(h),
             Err(e) => {
@@ -340,9 +284,45 @@ impl Session {
                     best_move: legal_moves(&root).first().copied(),
                     ..SearchOutcome::default()
                 };
-                self.out.finish(&fallback.best(&root, &outcome));
+                self.out.finish(&reporter.best(&root, &outcome));
             }
         }
+    }
+
+    /// The answer to `go` when the game is over: no move (and, in UCI,
+    /// why).
+    fn answer_game_over(&self, status: GameStatus, root: &Position, reporter: &dyn Reporter) {
+        if self.dialect == Dialect::Uci {
+            let why = match status {
+                GameStatus::Won(c) => format!(
+                    "{} to move has no legal move: {} has won",
+                    c.opponent().name(),
+                    c.name()
+                ),
+                _ => "draw by threefold repetition".to_string(),
+            };
+            self.out.line(&format!("info string game over: {why}"));
+        }
+        self.out
+            .line(&reporter.best(root, &SearchOutcome::default()));
+    }
+
+    /// The searcher, its table sized and cleared as the options ask, set up
+    /// with the current search options.
+    fn ready_searcher(&mut self) -> Searcher {
+        let mut searcher = self.take_searcher();
+        self.apply_hash_size(&mut searcher);
+        if self.pending_clear {
+            searcher.clear();
+            self.pending_clear = false;
+        }
+        let o = searcher.options_mut();
+        o.threads = self.settings.threads;
+        o.multipv = self.settings.multipv;
+        o.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
+        o.baseline = self.settings.baseline;
+        o.style = self.settings.style;
+        searcher
     }
 
     /// Asks a running search to stop (nothing happens when idle).
@@ -368,6 +348,61 @@ impl Session {
                 self.searcher = Some(s);
             }
         }
+    }
+}
+
+/// One search, as the worker thread runs it.
+struct SearchJob {
+    root: Position,
+    game: Game,
+    limits: SearchLimits,
+    control: Arc<SearchControl>,
+    out: Out,
+    reporter: Arc<dyn Reporter>,
+    /// For a fresh searcher, should the search panic.
+    hash_mb: usize,
+}
+
+impl SearchJob {
+    /// Searches, waits for `stop` or `ponderhit` when the search must not
+    /// answer by itself, prints the answer (always exactly one) and hands
+    /// the searcher back. A panicking search is answered with the first
+    /// legal move and replaced by a fresh searcher of the same settings.
+    fn run(self, mut searcher: Searcher) -> Searcher {
+        let (root, out, reporter) = (self.root, &self.out, &self.reporter);
+        let options = searcher.options().clone();
+        let tuning = searcher.tuning().clone();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let mut report = |info: &SearchInfo| {
+                if let Some(line) = reporter.info(&root, info) {
+                    out.line(&line);
+                }
+            };
+            searcher.search(&self.game, &self.limits, &self.control, &mut report)
+        }));
+        let (outcome, searcher) = match result {
+            Ok(outcome) => (outcome, searcher),
+            Err(_) => {
+                // Never lose the answer: fall back to the first legal move.
+                out.line("info string error: the search failed; playing the first legal move");
+                let mut fresh = Searcher::new(self.hash_mb);
+                *fresh.options_mut() = options;
+                *fresh.tuning_mut() = tuning;
+                let outcome = SearchOutcome {
+                    best_move: legal_moves(&root).first().copied(),
+                    ..SearchOutcome::default()
+                };
+                (outcome, fresh)
+            }
+        };
+        // An infinite or ponder search answers only when told to.
+        let control = &self.control;
+        while !control.is_stopped() && (self.limits.infinite || control.is_pondering()) {
+            std::thread::park_timeout(Duration::from_millis(20));
+        }
+        let outcome = sanitize(&root, outcome);
+        out.finish(&reporter.best(&root, &outcome));
+        searcher
     }
 }
 

@@ -1,4 +1,5 @@
-//! Small text helpers: reading raw input lines, and making messages safe to print.
+//! Small text helpers: reading raw input lines, and making messages safe
+//! to print (quoting input in messages is `tama_engine::notation::quote_short`).
 
 use std::io::{self, BufRead};
 
@@ -61,17 +62,6 @@ pub fn one_line(msg: &str) -> String {
     msg.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
-}
-
-/// Quotes user input for an error message, cut to a readable length.
-pub fn quote_short(text: &str) -> String {
-    const MAX: usize = 48;
-    let shown: String = text.chars().take(MAX).collect();
-    if text.chars().count() > MAX {
-        format!("\"{shown}...\"")
-    } else {
-        format!("\"{shown}\"")
-    }
 }
 
 #[cfg(test)]

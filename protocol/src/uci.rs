@@ -6,14 +6,16 @@
 
 use crate::options::{definitions, Kind};
 use crate::session::{checked_line, Reporter, Session};
-use crate::text::quote_short;
 use crate::Flow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tama_engine::movegen::legal_moves;
+use tama_engine::notation::quote_short;
 use tama_engine::perft::divide;
-use tama_engine::search::{bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_PLY};
-use tama_engine::{eval, Color, Game, GameStatus, Position, Square};
+use tama_engine::search::{
+    bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH,
+};
+use tama_engine::{eval, Color, Game, GameStatus, Piece, Position, Square};
 
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -278,7 +280,7 @@ fn limits_of(game: &Game, a: &GoArgs) -> Result<SearchLimits, String> {
     // deadline computed from them can overflow.
     let ms = |v: i64| Duration::from_millis(v.clamp(0, MAX_TIME_MS) as u64);
     let mut limits = SearchLimits {
-        depth: a.depth.map(|d| d.min(MAX_PLY as u32 - 1)),
+        depth: a.depth.map(|d| d.min(MAX_DEPTH)),
         nodes: a.nodes,
         movetime: a.movetime.map(ms),
         infinite: a.infinite,
@@ -373,36 +375,70 @@ pub fn handle(session: &mut Session, line: &str) -> Flow {
     }
 }
 
+/// `uci`: the engine's name, its options, `uciok`.
+fn introduce(s: &Session) {
+    s.out
+        .line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
+    s.out.line("id author The Tama developers");
+    for d in definitions() {
+        let line = match d.kind {
+            Kind::Spin { default, min, max } => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                d.uci
+            ),
+            Kind::Check { default } => {
+                format!("option name {} type check default {default}", d.uci)
+            }
+            Kind::Combo { default, values } => {
+                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                format!(
+                    "option name {} type combo default {default} {}",
+                    d.uci,
+                    vars.join(" ")
+                )
+            }
+            Kind::Button => format!("option name {} type button", d.uci),
+        };
+        s.out.line(&line);
+    }
+    s.out.line("uciok");
+}
+
+/// `go perft N`: the leaves below each move, then their sum.
+fn perft(s: &Session, depth: u32) {
+    let pos = *s.game.position();
+    let started = Instant::now();
+    let mut total = 0u64;
+    for (m, n) in divide(&pos, depth, false) {
+        s.out.line(&format!("{}: {n}", pos.move_text(&m)));
+        total += n;
+    }
+    if depth == 0 {
+        total = 1;
+    }
+    s.out.line(&format!("Nodes searched: {total}"));
+    if s.debug {
+        s.out.line(&format!(
+            "info string perft time {} ms",
+            started.elapsed().as_millis()
+        ));
+    }
+}
+
+/// `bench [DEPTH]`: the search's signature, as `tama bench` prints it.
+fn run_bench(s: &Session, depth: Option<u32>) {
+    let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+    for l in &report.lines {
+        s.out.line(l);
+    }
+    s.out
+        .line(&format!("{} nodes {} nps", report.nodes, report.nps));
+}
+
 fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
     match cmd {
         Command::Empty | Command::Register => {}
-        Command::Uci => {
-            s.out
-                .line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
-            s.out.line("id author The Tama developers");
-            for d in definitions() {
-                let line = match d.kind {
-                    Kind::Spin { default, min, max } => format!(
-                        "option name {} type spin default {default} min {min} max {max}",
-                        d.uci
-                    ),
-                    Kind::Check { default } => {
-                        format!("option name {} type check default {default}", d.uci)
-                    }
-                    Kind::Combo { default, values } => {
-                        let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-                        format!(
-                            "option name {} type combo default {default} {}",
-                            d.uci,
-                            vars.join(" ")
-                        )
-                    }
-                    Kind::Button => format!("option name {} type button", d.uci),
-                };
-                s.out.line(&line);
-            }
-            s.out.line("uciok");
-        }
+        Command::Uci => introduce(s),
         Command::Debug(on) => s.debug = on,
         Command::IsReady => {
             s.prepare();
@@ -420,25 +456,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
             let limits = limits_of(&s.game, &args)?;
             s.start_search(limits, Arc::new(UciReporter));
         }
-        Command::Perft(depth) => {
-            let pos = *s.game.position();
-            let started = Instant::now();
-            let mut total = 0u64;
-            for (m, n) in divide(&pos, depth, false) {
-                s.out.line(&format!("{}: {n}", pos.move_text(&m)));
-                total += n;
-            }
-            if depth == 0 {
-                total = 1;
-            }
-            s.out.line(&format!("Nodes searched: {total}"));
-            if s.debug {
-                s.out.line(&format!(
-                    "info string perft time {} ms",
-                    started.elapsed().as_millis()
-                ));
-            }
-        }
+        Command::Perft(depth) => perft(s, depth),
         Command::Stop => s.stop(),
         Command::PonderHit => s.ponder_hit(),
         Command::Quit => return Ok(Flow::Quit),
@@ -447,14 +465,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
             let pos = s.game.position();
             s.out.line(&eval::breakdown(pos).to_string());
         }
-        Command::Bench(depth) => {
-            let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
-            for l in &report.lines {
-                s.out.line(l);
-            }
-            s.out
-                .line(&format!("{} nodes {} nps", report.nodes, report.nps));
-        }
+        Command::Bench(depth) => run_bench(s, depth),
     }
     Ok(Flow::Continue)
 }
@@ -467,15 +478,7 @@ pub fn display(game: &Game) -> String {
         s.push_str(&format!(" {} |", rank + 1));
         for file in 0..8u8 {
             let sq = Square::from_coords(file, rank).expect("on the board");
-            let c = match pos.piece_at(sq) {
-                None => '.',
-                Some(p) => match (p.color, p.king) {
-                    (Color::White, false) => 'w',
-                    (Color::White, true) => 'W',
-                    (Color::Black, false) => 'b',
-                    (Color::Black, true) => 'B',
-                },
-            };
+            let c = pos.piece_at(sq).map_or('.', Piece::letter);
             s.push(' ');
             s.push(c);
         }

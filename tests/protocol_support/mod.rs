@@ -185,23 +185,20 @@ pub fn bestmove(line: &str) -> &str {
     line.split_whitespace().nth(1).expect("bestmove has a move")
 }
 
-/// Tiny deterministic random numbers (xorshift64*).
-pub struct Rng(u64);
+/// Random choices for the tests, by index: the engine's one generator
+/// (`tama_engine::rng`), seeded for reproducible runs.
+pub struct Rng(tama_engine::rng::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(tama_engine::rng::Rng::new(seed))
     }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
+    /// An index below `n` (0 when `n` is 0: the callers index non-empty
+    /// lists or pick a count).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.below(n.max(1) as u64) as usize
     }
     pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.0.below(100) < percent
     }
 }

@@ -63,7 +63,9 @@ impl RouteSink for RouteCounts<'_> {
 /// One jump route of a legal capture: the landing squares in order.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct CaptureRoute {
+    /// The capture the route makes.
     pub mv: Move,
+    /// Where the piece lands after each jump, the last one being `mv.to`.
     pub landings: Vec<Square>,
 }
 

@@ -11,14 +11,21 @@ use crate::position::Position;
 use crate::rules::{CaptureRemoval, Rules};
 use std::time::{Duration, Instant};
 
+/// The depth of `tama bench` without an argument: its signature is at this
+/// depth.
 pub const DEFAULT_DEPTH: u32 = 15;
+/// The table each position is searched with (fresh for each).
 pub const HASH_MB: usize = 16;
 
+/// The result of a bench run.
 pub struct BenchReport {
     /// One line per position, ready to print.
     pub lines: Vec<String>,
+    /// Nodes over all positions: the signature.
     pub nodes: u64,
+    /// Nodes per second over the run (machine-dependent).
     pub nps: u64,
+    /// Wall-clock time of the run.
     pub time: Duration,
     /// Sum over the positions of the busiest thread's nodes (equal to
     /// `nodes` with one thread): with a core per thread, time to depth is

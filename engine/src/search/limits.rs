@@ -8,20 +8,29 @@ use std::time::{Duration, Instant};
 /// Both players' clocks as a GUI reports them (`wtime btime winc binc movestogo`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left of White and Black (`None`: not given).
     pub time: [Option<Duration>; 2],
+    /// Increment per move of White and Black.
     pub increment: [Duration; 2],
+    /// Moves until the next time control (`None`: the rest of the game).
     pub moves_to_go: Option<u32>,
 }
 
+/// What may end a search: depth, nodes, a fixed time, the clock, or only
+/// `stop`.
 #[derive(Clone, Debug, Default)]
 pub struct SearchLimits {
+    /// Deepest iteration.
     pub depth: Option<u32>,
+    /// Node limit (the main thread's count).
     pub nodes: Option<u64>,
+    /// Think this long (less the move overhead), whatever the clock.
     pub movetime: Option<Duration>,
     /// Search until told to stop.
     pub infinite: bool,
     /// Start as a ponder search (on the opponent's time) until `ponder_hit`.
     pub ponder: bool,
+    /// The game clock, from which the search takes its share.
     pub clock: Clock,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,

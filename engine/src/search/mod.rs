@@ -12,95 +12,91 @@
 //! - `info` is called after every completed iteration (and on aspiration
 //!   fail-high/low) with what to report; the caller formats it.
 //!
-//! The search (`worker.rs`): iterative deepening; negamax principal
-//! variation search with aspiration windows from depth 5; a shared
-//! transposition table (`crate::tt`); quiescence that resolves every
-//! pending capture (a position where the side to move must capture is
-//! never a leaf); move ordering by table move, promotions, two killers per
-//! ply and a history table; late move reductions (never for captures or
-//! promotions), reverse futility and late move pruning at low depth, and
-//! internal iterative reduction, each switchable in `Tuning`; no null move
+//! The search: iterative deepening with aspiration windows from depth 5
+//! (`iterate.rs`); negamax principal variation search (`node.rs`, its
+//! steps numbered as Stockfish numbers them); a shared transposition table (`tt.rs`, scores and
+//! bounds in `score.rs`); quiescence that resolves every pending capture (a
+//! position where the side to move must capture is never a leaf); move
+//! ordering by table move, promotions, two killers per ply and a history
+//! table (`picker.rs`, `history.rs`); late move reductions (never for
+//! captures or promotions), reverse futility and late move pruning at low
+//! depth, and internal iterative reduction, each a named function in
+//! `node.rs` and switchable in `Tuning` (`tuning.rs`); no null move
 //! (zugzwang is common in draughts). Repetition of a position of the game
-//! (since its last irreversible move) or of the search path is a draw;
-//! no legal move is a loss at that ply. Lazy SMP: every thread runs its own
-//! iterative deepening on the shared table, odd helpers one ply deeper; the
-//! main thread keeps time and decides. The `baseline` option replaces all
-//! of this with plain fixed-depth alpha-beta on material (`Worker::plain`).
+//! (since its last irreversible move) or of the search path is a draw
+//! (`repetition.rs`); no legal move is a loss at that ply. Lazy SMP: every
+//! thread (`worker.rs`) runs its own iterative deepening on the shared
+//! table, odd helpers one ply deeper; the main thread keeps time and
+//! decides. The `baseline` option replaces all of this with plain
+//! fixed-depth alpha-beta on material (`Worker::plain`).
 
 pub mod bench;
+mod history;
+mod iterate;
 mod limits;
+mod node;
+mod picker;
+mod repetition;
+pub mod score;
 pub mod sparring;
+pub mod tt;
+mod tuning;
 mod worker;
 
 pub use limits::{Clock, SearchLimits, TimeBudget};
+pub use score::{Bound, Score, MATE, MAX_DEPTH, MAX_PLY};
 
 use crate::eval::Weights;
 use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
-use crate::tt::TranspositionTable;
+use crate::position::Position;
+use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-pub use worker::Tuning;
-use worker::{Shared, Worker};
+use tt::TranspositionTable;
+pub use tuning::Tuning;
+use worker::{Shared, Worker, WorkerResult};
 
-/// A search score from the side to move's point of view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Score {
-    /// Centi-men: a man is worth 100.
-    Cp(i32),
-    /// A forced win in this many moves of the side to move (negative: forced loss).
-    Mate(i32),
-}
-
-/// Internal score unit bound: anything beyond `MATE - MAX_PLY` is a mate score.
-pub const MATE: i32 = 30_000;
-pub const MAX_PLY: usize = 128;
-
-impl Score {
-    pub fn from_internal(v: i32) -> Score {
-        if v >= MATE - MAX_PLY as i32 {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -(MATE - MAX_PLY as i32) {
-            Score::Mate(-(MATE + v) / 2)
-        } else {
-            Score::Cp(v)
-        }
-    }
-}
-
-/// Which bound a reported score is, when an aspiration window failed.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
+/// What the search reports after an iteration (or an aspiration failure), for
+/// the protocol to format.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
+    /// The iteration's depth in plies.
     pub depth: u32,
+    /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
     /// 1-based line number (MultiPV).
     pub multipv: u32,
+    /// The line's score, from the side to move's view.
     pub score: Score,
+    /// Exact, or the bound an aspiration failure gives.
     pub bound: Bound,
+    /// Nodes searched so far, all threads.
     pub nodes: u64,
+    /// Nodes per second so far.
     pub nps: u64,
     /// Per mille of the transposition table in use.
     pub hashfull: u32,
+    /// Time since the search started.
     pub time: Duration,
+    /// The principal variation, from the root.
     pub pv: Vec<Move>,
 }
 
+/// What a finished search answers.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOutcome {
     /// `None` only when the side to move has no legal move.
     pub best_move: Option<Move>,
+    /// The expected reply to `best_move`, to ponder on.
     pub ponder_move: Option<Move>,
+    /// The best move's score (`None` when no iteration completed).
     pub score: Option<Score>,
+    /// The deepest completed iteration.
     pub depth: u32,
+    /// Nodes searched, all threads.
     pub nodes: u64,
     /// Nodes searched by each thread, the main thread first (for
     /// measuring Lazy SMP: with a core per thread, the time to a depth
@@ -108,15 +104,19 @@ pub struct SearchOutcome {
     pub thread_nodes: Vec<u64>,
 }
 
+/// The protocol's options that shape a search (set between searches).
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// Search threads (Lazy SMP); 1 to 1024.
     pub threads: usize,
+    /// How many best lines to report (MultiPV).
     pub multipv: usize,
     /// Kept back from the clock for the time the move takes to reach the GUI.
     pub move_overhead: Duration,
     /// Plain fixed-depth alpha-beta with a material-only evaluation: the
     /// baseline that measurements compare the real search against.
     pub baseline: bool,
+    /// Which search plays (`Style`).
     pub style: Style,
 }
 
@@ -124,8 +124,10 @@ pub struct SearchOptions {
 /// design (`sparring.rs`) that changes are measured against as well.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Style {
+    /// Tama's own search.
     #[default]
     Normal,
+    /// The sparring search of `sparring.rs`.
     Sparring,
 }
 
@@ -169,14 +171,17 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
+    /// Neither stopped nor pondering.
     pub fn new() -> SearchControl {
         SearchControl::default()
     }
 
+    /// Ends the running search (it answers within milliseconds).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Release);
     }
 
+    /// Whether `stop` was called since the last `reset`.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Acquire)
     }
@@ -187,6 +192,7 @@ impl SearchControl {
         self.pondering.store(false, Ordering::Release);
     }
 
+    /// Whether the search is still on the opponent's time.
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Acquire)
     }
@@ -201,6 +207,8 @@ impl SearchControl {
 /// Stack of each search thread: the tree keeps a move list (8 KB) per ply.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
+/// The search as the protocol holds it: the table, the options, the weights and
+/// the switches, kept from one search to the next.
 pub struct Searcher {
     options: SearchOptions,
     tt: TranspositionTable,
@@ -209,9 +217,13 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// The table size a new engine starts with.
     pub const DEFAULT_HASH_MB: usize = TranspositionTable::DEFAULT_MB;
+    /// The largest table the `Hash` option allows.
     pub const MAX_HASH_MB: usize = TranspositionTable::MAX_MB;
 
+    /// A searcher with a cleared table of `hash_mb` megabytes and default
+    /// options.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             options: SearchOptions::default(),
@@ -221,10 +233,12 @@ impl Searcher {
         }
     }
 
+    /// The options the next search uses.
     pub fn options(&self) -> &SearchOptions {
         &self.options
     }
 
+    /// Changes the options of the next search.
     pub fn options_mut(&mut self) -> &mut SearchOptions {
         &mut self.options
     }
@@ -234,6 +248,7 @@ impl Searcher {
         &self.weights
     }
 
+    /// Replaces the evaluation weights.
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
     }
@@ -243,6 +258,7 @@ impl Searcher {
         &self.tuning
     }
 
+    /// Changes the selective-search switches.
     pub fn tuning_mut(&mut self) -> &mut Tuning {
         &mut self.tuning
     }
@@ -260,6 +276,7 @@ impl Searcher {
         }
     }
 
+    /// The table's actual size in megabytes.
     pub fn hash_mb(&self) -> usize {
         self.tt.size_mb()
     }
@@ -270,6 +287,7 @@ impl Searcher {
         self.tt.clear();
     }
 
+    /// Per mille of the table written by the last search.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
     }
@@ -310,9 +328,7 @@ impl Searcher {
         } else {
             self.options.threads.clamp(1, 1024)
         };
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
-            d.clamp(1, MAX_PLY as u32 - 1) as i32
-        });
+        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)) as i32;
         let shared = Shared {
             tt: &self.tt,
             control,
@@ -331,31 +347,22 @@ impl Searcher {
             weights: self.weights.clone(),
             tuning: self.tuning.clone(),
         };
-        let (tx, rx) = mpsc::channel::<SearchInfo>();
-        let results = std::thread::scope(|s| {
-            let shared = &shared;
-            let handles: Vec<_> = (0..threads)
-                .map(|id| {
-                    let tx = (id == 0).then(|| tx.clone());
-                    std::thread::Builder::new()
-                        .name(format!("tama-search-{id}"))
-                        .stack_size(SEARCH_STACK_BYTES)
-                        .spawn_scoped(s, move || Worker::new(id, shared, tx).run())
-                        .expect("cannot start a search thread")
-                })
-                .collect();
-            drop(tx);
-            for report in rx {
-                info(&report);
-            }
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("search thread panicked"))
-                .collect::<Vec<_>>()
-        });
+        let results = run_threads(&shared, threads, info);
+        self.outcome(&results, &root, moves[0], started, info)
+    }
+
+    /// The answer from the threads' results. The deepest completed
+    /// iteration wins (the main thread on a tie): with a depth limit, a
+    /// helper may finish it first, and then its line is reported too.
+    fn outcome(
+        &self,
+        results: &[WorkerResult],
+        root: &Position,
+        first_move: Move,
+        started: Instant,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
         let nodes: u64 = results.iter().map(|r| r.nodes).sum();
-        // The deepest completed iteration wins (the main thread on a tie):
-        // with a depth limit, a helper may finish it first.
         let mut main = &results[0];
         for r in &results[1..] {
             if r.depth > main.depth && r.best.is_some() {
@@ -380,18 +387,18 @@ impl Searcher {
                 });
             }
         }
-        let best_move = best.map(|b| b.mv).or(Some(moves[0]));
+        let best_move = best.map(|b| b.mv).or(Some(first_move));
         let mut ponder_move = best.and_then(|b| b.pv.get(1).copied());
         if ponder_move.is_none() {
             if let Some(mv) = best_move {
-                ponder_move = self.ponder_from_table(&root, &mv);
+                ponder_move = self.ponder_from_table(root, &mv);
             }
         }
         SearchOutcome {
             best_move,
             ponder_move,
             score: best
-                .filter(|b| b.score > -worker::INF && main.depth > 0)
+                .filter(|b| b.score > -INF && main.depth > 0)
                 .map(|b| Score::from_internal(b.score)),
             depth: main.depth,
             nodes,
@@ -400,13 +407,44 @@ impl Searcher {
     }
 
     /// The reply the table expects after `mv`, if it knows one.
-    fn ponder_from_table(&self, root: &crate::position::Position, mv: &Move) -> Option<Move> {
+    fn ponder_from_table(&self, root: &Position, mv: &Move) -> Option<Move> {
         let child = root.play(mv);
         let hit = self.tt.probe(child.key(), 1)?;
         movegen::legal_moves(&child)
             .into_iter()
             .find(|m| hit.mv.matches(m))
     }
+}
+
+/// Runs `threads` workers on `shared` (each on a big stack of its own)
+/// while this thread hands the main worker's reports to `info`; returns
+/// their results, the main thread's first.
+fn run_threads(
+    shared: &Shared,
+    threads: usize,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Vec<WorkerResult> {
+    let (tx, rx) = mpsc::channel::<SearchInfo>();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|id| {
+                let tx = (id == 0).then(|| tx.clone());
+                std::thread::Builder::new()
+                    .name(format!("tama-search-{id}"))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(s, move || Worker::new(id, shared, tx).run())
+                    .expect("cannot start a search thread")
+            })
+            .collect();
+        drop(tx);
+        for report in rx {
+            info(&report);
+        }
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("search thread panicked"))
+            .collect()
+    })
 }
 
 #[cfg(test)]

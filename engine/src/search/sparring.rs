@@ -17,6 +17,7 @@
 //! It shares with the main search only the transposition table (a plain
 //! cache of results and best moves), the limits and the report types.
 
+use super::tt::{self, TranspositionTable};
 use super::{
     Bound, Score, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome,
     TimeBudget, MATE, MAX_PLY,
@@ -27,7 +28,6 @@ use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::rules::{Color, Variant};
-use crate::tt::{self, TranspositionTable};
 use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
 
@@ -352,9 +352,9 @@ impl<'a> Sparring<'a> {
         if let Some(hit) = self.tt.probe(key, ply) {
             if hit.depth >= draft {
                 let cut = match hit.bound {
-                    tt::Bound::Exact => true,
-                    tt::Bound::Lower => hit.score >= beta,
-                    tt::Bound::Upper => hit.score <= alpha,
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
                 };
                 if cut {
                     return hit.score;
@@ -405,11 +405,11 @@ impl<'a> Sparring<'a> {
             }
         }
         let bound = if best >= beta {
-            tt::Bound::Lower
+            Bound::Lower
         } else if best > orig_alpha {
-            tt::Bound::Exact
+            Bound::Exact
         } else {
-            tt::Bound::Upper
+            Bound::Upper
         };
         self.tt
             .store(key, ply, best_move.as_ref(), best, draft, bound);

@@ -23,13 +23,13 @@ use crate::game::{Game, GameStatus};
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::Rules;
+use crate::search::tt::TranspositionTable;
 use crate::search::{
     sparring, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome, Searcher,
     MATE, MAX_PLY,
 };
-use crate::testutil::Rng;
-use crate::tt::TranspositionTable;
 
 /// Moves scoring within this of the best are winning moves too.
 pub const WINNING_SLACK: i32 = 50;
@@ -67,21 +67,30 @@ pub enum Reject {
 /// (`Reject as usize`).
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
+    /// Self-play games played.
     pub games: usize,
+    /// Positions screened.
     pub positions: usize,
+    /// Positions rejected, by reason.
     pub rejected: [usize; 7],
 }
 
+/// What a harvest plays and how strictly it screens.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The variant of the games.
     pub rules: Rules,
+    /// Self-play games to play.
     pub games: usize,
+    /// Seed of the random openings.
     pub seed: u64,
     /// Nodes per move of the self-play games.
     pub game_nodes: u64,
     /// Random plies that open each game.
     pub opening_plies: usize,
+    /// The oracle's depth for the quick screen of every position.
     pub probe_depth: u32,
+    /// The oracle's depth for the verdict on a candidate.
     pub oracle_depth: u32,
     /// The depth of the plain search that must miss the shot.
     pub shallow_depth: u32,
@@ -121,6 +130,7 @@ impl Default for Oracle {
 }
 
 impl Oracle {
+    /// An oracle with its own 16 MB table.
     pub fn new() -> Oracle {
         let mut shallow = Searcher::new(1);
         shallow.options_mut().baseline = true;

@@ -35,8 +35,10 @@ pub const SUITE: &str = include_str!("../../data/shots.txt");
 /// The node budgets `tama tactics` reports the suite's score at.
 pub const BUDGETS: [u64; 3] = [10_000, 100_000, 1_000_000];
 
+/// One position of the suite: a combination wins for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shot {
+    /// The position (its rules say the variant).
     pub position: Position,
     /// Every move that wins (scored by the oracle within a small slack of
     /// the best).

@@ -3,6 +3,7 @@
 //! Side to move, then each side's pieces (K marks a king). Either list may be
 //! empty. Parsing never panics; every rejection says what was wrong.
 
+use super::shorten;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::{Color, Rules};
@@ -12,6 +13,7 @@ use std::fmt;
 /// The number of pieces a side starts with; no legal game can have more.
 pub const MAX_PIECES_PER_SIDE: u32 = 16;
 
+/// Why a FEN was refused (one line; shown after "bad FEN: ").
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FenError(pub String);
 
@@ -35,6 +37,7 @@ fn parse_color(text: &str) -> Option<Color> {
     }
 }
 
+/// Reads a FEN (see the module comment) into a position under `rules`.
 pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     let text = text.trim();
     let text = text.strip_suffix('.').unwrap_or(text);
@@ -46,7 +49,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     let Some(side) = parse_color(side_field) else {
         return err(format!(
             "side to move must be W or B, found {:?}",
-            truncate(side_field)
+            shorten(side_field)
         ));
     };
 
@@ -59,7 +62,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
         let Some(color) = chars.next().and_then(|c| parse_color(&c.to_string())) else {
             return err(format!(
                 "each piece list must start with W or B, found {:?}",
-                truncate(field)
+                shorten(field)
             ));
         };
         if std::mem::replace(&mut seen_list[color as usize], true) {
@@ -81,7 +84,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
             let Some(sq) = Square::parse(name) else {
                 return err(format!(
                     "unknown square {:?} in the {} piece list (squares are a1..h8)",
-                    truncate(name),
+                    shorten(name),
                     color.name()
                 ));
             };
@@ -114,18 +117,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     ))
 }
 
-/// Keeps error messages one line long whatever the input.
-fn truncate(s: &str) -> String {
-    const LIMIT: usize = 40;
-    if s.chars().count() <= LIMIT {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(LIMIT).collect();
-        t.push_str("...");
-        t
-    }
-}
-
+/// Writes `pos` as a FEN: side, White's pieces, Black's, each ascending.
 pub fn to_fen(pos: &Position) -> String {
     let mut out = String::with_capacity(100);
     out.push(match pos.side_to_move() {
@@ -148,10 +140,12 @@ pub fn to_fen(pos: &Position) -> String {
 }
 
 impl Position {
+    /// The position a FEN describes (`fen::parse`).
     pub fn from_fen(text: &str, rules: Rules) -> Result<Position, FenError> {
         parse(text, rules)
     }
 
+    /// The position as a FEN (`fen::to_fen`).
     pub fn fen(&self) -> String {
         to_fen(self)
     }

@@ -1,5 +1,6 @@
-//! Tama against the kish crate (Turkish draughts, immediate removal,
-//! promotion at the end of the move: Tama's `Rules::TURKISH`).
+//! docs/rules.md §2 and §3 for Turkish draughts: Tama against the kish
+//! crate (immediate removal, promotion at the end of the move: Tama's
+//! `Rules::TURKISH`).
 //!
 //! kish lists one action per jump route and applies an action by XOR-ing a
 //! delta into its bitboards; its square numbering is ours (a1 = bit 0, h8 =
@@ -15,7 +16,7 @@
 use std::collections::BTreeMap;
 use tama_engine::movegen::{generate_with_routes, legal_moves};
 use tama_engine::perft::{perft, perft_routes};
-use tama_engine::testutil::Rng;
+use tama_engine::rng::Rng;
 use tama_engine::{Bitboard, Color, Position, Rules};
 
 /// A position as plain bitboards, the common ground of both engines.
@@ -284,7 +285,7 @@ fn perft_from_king_positions_equals_kish() {
     }
 }
 
-/// Depth 8: `cargo test --release --test kish_differential -- --ignored`
+/// Depth 8: `cargo test --release -p tama-engine --test rules_moves_and_captures_kish -- --ignored`
 /// (about 10 s): kish's published 123290300 routes and 123285642 distinct.
 #[test]
 #[ignore]

@@ -158,6 +158,25 @@ impl GameRecord {
     }
 }
 
+/// Today's date for the PDN Date tag, `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    // Civil date from the Unix clock (Howard Hinnant's algorithm).
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 /// A game read back from PDN, replayed legally.
 #[derive(Clone, Debug)]
 pub struct PdnGame {
@@ -214,72 +233,29 @@ fn is_result(t: &str) -> bool {
     t == "*" || Outcome::parse(t).is_some()
 }
 
+/// The game being read: its tags and movetext tokens so far.
+#[derive(Default)]
+struct Pending {
+    tags: Vec<(String, String)>,
+    tokens: Vec<String>,
+    /// Movetext has begun: a tag now starts the next game.
+    in_moves: bool,
+}
+
 /// Reads every game of a PDN text. `default` gives the rules when the tags
 /// do not. Every move must be legal; an error names the game and the move.
 pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, String> {
     let mut games = Vec::new();
+    let mut pending = Pending::default();
     let mut chars = text.char_indices().peekable();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut tokens: Vec<String> = Vec::new();
-    let mut in_moves = false;
-
-    let finish = |tags: &mut Vec<(String, String)>,
-                  tokens: &mut Vec<String>,
-                  games: &mut Vec<PdnGame>|
-     -> Result<(), String> {
-        if tags.is_empty() && tokens.is_empty() {
-            return Ok(());
-        }
-        let n = games.len() + 1;
-        let rules = rules_from_tags(tags, default).map_err(|e| format!("game {n}: {e}"))?;
-        let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
-            Some((_, fen)) => {
-                Position::from_fen(fen, rules).map_err(|e| format!("game {n}: {e}"))?
-            }
-            None => Position::startpos(rules),
-        };
-        let mut pos = start;
-        let mut moves = Vec::new();
-        let mut result = None;
-        for t in tokens.iter() {
-            if is_result(t) {
-                result = Some(t.clone());
-                continue;
-            }
-            let mv = pos
-                .parse_move(t)
-                .map_err(|e| format!("game {n}, ply {}: {t}: {e}", moves.len() + 1))?;
-            pos = pos.play(&mv);
-            moves.push(mv);
-        }
-        games.push(PdnGame {
-            tags: std::mem::take(tags),
-            start,
-            moves,
-            result,
-        });
-        tokens.clear();
-        Ok(())
-    };
-
     while let Some(&(i, c)) = chars.peek() {
         match c {
             '[' => {
-                if in_moves {
-                    finish(&mut tags, &mut tokens, &mut games)?;
-                    in_moves = false;
+                if pending.in_moves {
+                    finish(&mut pending, default, &mut games)?;
                 }
-                // [Name "Value"]
-                let end = text[i..]
-                    .find(']')
-                    .map(|e| i + e)
-                    .ok_or_else(|| format!("unclosed tag at byte {i}"))?;
-                let inner = text[i + 1..end].trim();
-                let (name, value) = inner
-                    .split_once(char::is_whitespace)
-                    .ok_or_else(|| format!("malformed tag {inner:?}"))?;
-                let value = value.trim().trim_matches('"').to_string();
-                tags.push((name.to_string(), value));
+                let (tag, end) = read_tag(text, i)?;
+                pending.tags.push(tag);
                 while chars.peek().is_some_and(|&(j, _)| j <= end) {
                     chars.next();
                 }
@@ -304,28 +280,81 @@ pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, String> {
                     tok.push(c);
                     chars.next();
                 }
-                in_moves = true;
-                // Drop a move number ("12." / "12..." / glued "12.d3-d4").
-                let digits = tok.chars().take_while(char::is_ascii_digit).count();
-                let rest = &tok[digits..];
-                let body = if digits > 0 && rest.starts_with('.') {
-                    rest.trim_start_matches('.')
-                } else {
-                    tok.as_str()
-                };
+                pending.in_moves = true;
+                let body = without_move_number(&tok);
                 if !body.is_empty() {
-                    let ended = is_result(body);
-                    tokens.push(body.to_string());
-                    if ended {
-                        finish(&mut tags, &mut tokens, &mut games)?;
-                        in_moves = false;
+                    pending.tokens.push(body.to_string());
+                    if is_result(body) {
+                        finish(&mut pending, default, &mut games)?;
                     }
                 }
             }
         }
     }
-    finish(&mut tags, &mut tokens, &mut games)?;
+    finish(&mut pending, default, &mut games)?;
     Ok(games)
+}
+
+/// The tag `[Name "Value"]` that starts at byte `i`, and the byte of its `]`.
+fn read_tag(text: &str, i: usize) -> Result<((String, String), usize), String> {
+    let end = text[i..]
+        .find(']')
+        .map(|e| i + e)
+        .ok_or_else(|| format!("unclosed tag at byte {i}"))?;
+    let inner = text[i + 1..end].trim();
+    let (name, value) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("malformed tag {inner:?}"))?;
+    let value = value.trim().trim_matches('"').to_string();
+    Ok(((name.to_string(), value), end))
+}
+
+/// A movetext token without its move number ("12." / "12..." / glued
+/// "12.d3-d4"); empty for a bare number.
+fn without_move_number(tok: &str) -> &str {
+    let digits = tok.chars().take_while(char::is_ascii_digit).count();
+    let rest = &tok[digits..];
+    if digits > 0 && rest.starts_with('.') {
+        rest.trim_start_matches('.')
+    } else {
+        tok
+    }
+}
+
+/// Replays the pending game (if anything of it was read) into `games`,
+/// and starts the next one.
+fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<PdnGame>) -> Result<(), String> {
+    let Pending { tags, tokens, .. } = std::mem::take(pending);
+    if tags.is_empty() && tokens.is_empty() {
+        return Ok(());
+    }
+    let n = games.len() + 1;
+    let rules = rules_from_tags(&tags, default).map_err(|e| format!("game {n}: {e}"))?;
+    let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
+        Some((_, fen)) => Position::from_fen(fen, rules).map_err(|e| format!("game {n}: {e}"))?,
+        None => Position::startpos(rules),
+    };
+    let mut pos = start;
+    let mut moves = Vec::new();
+    let mut result = None;
+    for t in &tokens {
+        if is_result(t) {
+            result = Some(t.clone());
+            continue;
+        }
+        let mv = pos
+            .parse_move(t)
+            .map_err(|e| format!("game {n}, ply {}: {t}: {e}", moves.len() + 1))?;
+        pos = pos.play(&mv);
+        moves.push(mv);
+    }
+    games.push(PdnGame {
+        tags,
+        start,
+        moves,
+        result,
+    });
+    Ok(())
 }
 
 #[cfg(test)]
@@ -391,5 +420,20 @@ mod tests {
         assert!(read_pdn("[FEN \"W:Wz9\"]\n*", Rules::default()).is_err());
         assert!(read_pdn("[Event \"x\"\n", Rules::default()).is_err());
         assert_eq!(read_pdn("", Rules::default()).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn date_format() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert_eq!(&d[4..5], ".");
+        assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn outcome_points() {
+        assert_eq!(Outcome::WhiteWins.points(Color::White), 2);
+        assert_eq!(Outcome::WhiteWins.points(Color::Black), 0);
+        assert_eq!(Outcome::Draw.points(Color::Black), 1);
     }
 }

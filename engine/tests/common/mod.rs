@@ -5,7 +5,7 @@
 pub mod naive;
 
 use naive::{Board, NaiveMove, NaiveRules, Piece};
-use tama_engine::testutil::Rng;
+use tama_engine::rng::Rng;
 use tama_engine::{CaptureRemoval, Color, Move, Position, Rules, Square, Variant};
 
 pub fn naive_rules(r: Rules) -> NaiveRules {

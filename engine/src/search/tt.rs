@@ -11,30 +11,20 @@
 //! Win/loss scores are stored relative to the node (distance from the node,
 //! not from the root) and corrected by ply on the way in and out.
 
+use super::score::{score_from_tt, score_to_tt, Bound};
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
-use crate::search::{MATE, MAX_PLY};
 use crate::square::Square;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-/// What a stored score means relative to the true value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
-    /// The true value is at most the score (a fail-low).
-    Upper = 1,
-    /// The true value is at least the score (a fail-high).
-    Lower = 2,
-    Exact = 3,
-}
-
-impl Bound {
-    fn from_bits(b: u64) -> Option<Bound> {
-        match b & 3 {
-            1 => Some(Bound::Upper),
-            2 => Some(Bound::Lower),
-            3 => Some(Bound::Exact),
-            _ => None,
-        }
+/// The bound kept in two bits of an entry; 0 marks an empty entry.
+#[inline]
+fn bound_from_bits(b: u64) -> Option<Bound> {
+    match b & 3 {
+        1 => Some(Bound::Upper),
+        2 => Some(Bound::Lower),
+        3 => Some(Bound::Exact),
+        _ => None,
     }
 }
 
@@ -47,6 +37,7 @@ pub struct PackedMove(u32);
 impl PackedMove {
     const NONE: PackedMove = PackedMove(0);
 
+    /// The packed form of `mv`.
     pub fn pack(mv: &Move) -> PackedMove {
         let fp = capture_fingerprint(mv.captures) as u32;
         PackedMove(
@@ -58,6 +49,7 @@ impl PackedMove {
         )
     }
 
+    /// Whether no move is stored.
     pub fn is_none(self) -> bool {
         self.0 & (1 << 13) == 0
     }
@@ -69,10 +61,12 @@ impl PackedMove {
         !self.is_none() && PackedMove::pack(mv) == self
     }
 
+    /// The stored move's start square.
     pub fn from_square(self) -> Square {
         Square::new((self.0 & 63) as u8).expect("6 bits")
     }
 
+    /// The stored move's end square.
     pub fn to_square(self) -> Square {
         Square::new((self.0 >> 6 & 63) as u8).expect("6 bits")
     }
@@ -90,9 +84,13 @@ fn capture_fingerprint(c: Bitboard) -> u16 {
 /// One probe result, score already corrected to the probing ply.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
+    /// The best (or refuting) move found, if any.
     pub mv: PackedMove,
+    /// The stored score (mate scores relative to the probing ply).
     pub score: i32,
+    /// The depth it was searched to.
     pub depth: i32,
+    /// What the score says about the true value.
     pub bound: Bound,
 }
 
@@ -128,6 +126,8 @@ struct Bucket {
 
 const ENTRIES: usize = 4;
 
+/// The table (see the module comment): buckets of four entries, and the
+/// generation of the current search.
 pub struct TranspositionTable {
     buckets: Buckets,
     generation: AtomicU8,
@@ -193,33 +193,12 @@ impl Drop for Buckets {
     }
 }
 
-/// Score to store: mate scores become relative to this node.
-#[inline]
-pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE - MAX_PLY as i32 {
-        score + ply as i32
-    } else if score <= -(MATE - MAX_PLY as i32) {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-/// Score read back: mate scores become relative to the root again.
-#[inline]
-pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE - MAX_PLY as i32 {
-        score - ply as i32
-    } else if score <= -(MATE - MAX_PLY as i32) {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 impl TranspositionTable {
+    /// Smallest size in megabytes.
     pub const MIN_MB: usize = 1;
+    /// Largest size in megabytes.
     pub const MAX_MB: usize = 65536;
+    /// Size when the user asks for none.
     pub const DEFAULT_MB: usize = 64;
 
     /// A cleared table of `mb` megabytes (clamped to 1 ..= 65536). When the
@@ -243,6 +222,7 @@ impl TranspositionTable {
         }
     }
 
+    /// The size actually obtained, in megabytes.
     pub fn size_mb(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
@@ -252,6 +232,7 @@ impl TranspositionTable {
         self.buckets.len() * ENTRIES
     }
 
+    /// Forgets every entry.
     pub fn clear(&mut self) {
         for b in self.buckets.iter_mut() {
             for w in b.words.iter_mut() {
@@ -298,7 +279,7 @@ impl TranspositionTable {
             if check ^ data != key {
                 continue;
             }
-            let bound = Bound::from_bits(data >> 24)?;
+            let bound = bound_from_bits(data >> 24)?;
             return Some(TtHit {
                 mv: PackedMove((data >> 32) as u32),
                 score: score_from_tt(data as u16 as i16 as i32, ply),
@@ -330,7 +311,7 @@ impl TranspositionTable {
         for e in 0..ENTRIES {
             let data = b.words[2 * e + 1].load(Ordering::Relaxed);
             let check = b.words[2 * e].load(Ordering::Relaxed);
-            if Bound::from_bits(data >> 24).is_none() {
+            if bound_from_bits(data >> 24).is_none() {
                 if victim_value > i32::MIN {
                     victim = e;
                     victim_value = i32::MIN;
@@ -369,7 +350,7 @@ impl TranspositionTable {
         for b in &self.buckets[..sample] {
             for e in 0..ENTRIES {
                 let data = b.words[2 * e + 1].load(Ordering::Relaxed);
-                if Bound::from_bits(data >> 24).is_some() && unpack_generation(data) == generation {
+                if bound_from_bits(data >> 24).is_some() && unpack_generation(data) == generation {
                     used += 1;
                 }
             }
@@ -381,6 +362,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::MATE;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()

@@ -1,5 +1,7 @@
-//! The engine's bitboard generator against the naive one (tests/common/naive.rs)
-//! for every combination of the rule options: thousands of random positions
+//! docs/rules.md §2 (moves without capture), §3 (captures) and §4 (the
+//! options): the engine's bitboard generator against the naive one
+//! (tests/common/naive.rs, written from those sections alone) for every
+//! combination of the rule options: thousands of random positions
 //! (many kings, both sides to move), positions from random games, and perft
 //! from the start position.
 //!
@@ -15,7 +17,7 @@ use common::{all_rules, move_name, naive_move, naive_rules, random_board, to_nai
 use std::collections::BTreeMap;
 use tama_engine::movegen::{self, capture_routes, generate_with_routes, legal_moves};
 use tama_engine::perft::{perft, perft_routes};
-use tama_engine::testutil::Rng;
+use tama_engine::rng::Rng;
 use tama_engine::{Position, Rules};
 
 fn describe(map: &BTreeMap<NaiveMove, u64>) -> String {
@@ -31,13 +33,17 @@ fn compare(board: &Board, rules: Rules) {
     let nr = naive_rules(rules);
     let ctx = || format!("{} under {rules}", pos.fen());
     assert_eq!(to_naive(&pos), *board, "FEN round trip, {}", ctx());
-
     let expected = naive::legal_moves(board, nr);
+    compare_moves(&pos, &expected, &ctx);
+    compare_routes(&pos, board, rules, &ctx);
+    check_text(&pos, &ctx);
+    compare_children(&pos, board, &ctx);
+}
 
-    // Distinct moves, each once.
-    let fast = legal_moves(&pos);
+/// The distinct moves (each once), their number and their route counts.
+fn compare_moves(pos: &Position, expected: &BTreeMap<NaiveMove, u64>, ctx: &dyn Fn() -> String) {
     let mut fast_set: BTreeMap<NaiveMove, u64> = BTreeMap::new();
-    for m in &fast {
+    for m in &legal_moves(pos) {
         *fast_set.entry(naive_move(m)).or_insert(0) += 1;
     }
     assert!(
@@ -53,53 +59,56 @@ fn compare(board: &Board, rules: Rules) {
         expected_keys,
         "distinct moves differ\nfast:  {}\nnaive: {}\n{}",
         describe(&fast_set),
-        describe(&expected),
+        describe(expected),
         ctx()
     );
-    assert_eq!(movegen::count(&pos), expected.len(), "count, {}", ctx());
-
-    // Route counts per move.
-    let with_routes: BTreeMap<NaiveMove, u64> = generate_with_routes(&pos)
+    assert_eq!(movegen::count(pos), expected.len(), "count, {}", ctx());
+    let with_routes: BTreeMap<NaiveMove, u64> = generate_with_routes(pos)
         .iter()
         .map(|(m, n)| (naive_move(m), *n as u64))
         .collect();
     assert_eq!(
         with_routes,
-        expected,
+        *expected,
         "route counts differ\nfast:  {}\nnaive: {}\n{}",
         describe(&with_routes),
-        describe(&expected),
+        describe(expected),
         ctx()
     );
+}
 
-    // Every route, with its landing squares.
-    let mut fast_routes: Vec<(NaiveMove, Vec<u8>)> = capture_routes(&pos)
+/// Every capture route with its landing squares; whether a capture is due.
+fn compare_routes(pos: &Position, board: &Board, rules: Rules, ctx: &dyn Fn() -> String) {
+    let mut fast_routes: Vec<(NaiveMove, Vec<u8>)> = capture_routes(pos)
         .iter()
         .map(|r| {
             let l = r.landings.iter().map(|s| s.index() as u8).collect();
             (naive_move(&r.mv), l)
         })
         .collect();
-    let mut naive_routes: Vec<(NaiveMove, Vec<u8>)> = naive::legal_routes(board, nr)
-        .into_iter()
-        .map(|r| (r.mv, r.landings))
-        .collect();
+    let mut naive_routes: Vec<(NaiveMove, Vec<u8>)> =
+        naive::legal_routes(board, naive_rules(rules))
+            .into_iter()
+            .map(|r| (r.mv, r.landings))
+            .collect();
     fast_routes.sort();
     naive_routes.sort();
     assert_eq!(fast_routes, naive_routes, "capture routes, {}", ctx());
     assert_eq!(
-        movegen::has_capture(&pos),
+        movegen::has_capture(pos),
         !naive_routes.is_empty(),
         "compulsory capture, {}",
         ctx()
     );
+}
 
-    // Text: every route's landing squares parse back to its move, and so
-    // does the text the engine prints for each move.
-    // (Positions with hundreds of routes are skipped here: slow, no news.)
-    let all_routes = capture_routes(&pos);
-    let check_text = all_routes.len() <= 40;
-    for r in all_routes.into_iter().filter(|_| check_text) {
+/// Text: every route's landing squares parse back to its move, and so does
+/// the text the engine prints for each move. (Positions with hundreds of
+/// routes are skipped: slow, no news.)
+fn check_text(pos: &Position, ctx: &dyn Fn() -> String) {
+    let all_routes = capture_routes(pos);
+    let check_captures = all_routes.len() <= 40;
+    for r in all_routes.into_iter().filter(|_| check_captures) {
         let mut text = r.mv.from.to_string();
         for l in &r.landings {
             text.push('x');
@@ -108,14 +117,17 @@ fn compare(board: &Board, rules: Rules) {
         assert_eq!(pos.parse_move(&text), Ok(r.mv), "route {text}, {}", ctx());
     }
     // (All captures; quiet moves are simple, a few of them suffice.)
-    let captures = fast.iter().filter(|m| m.is_capture() && check_text);
+    let fast = legal_moves(pos);
+    let captures = fast.iter().filter(|m| m.is_capture() && check_captures);
     for m in captures.chain(fast.iter().take(5)) {
         let text = pos.move_text(m);
         assert_eq!(pos.parse_move(&text), Ok(*m), "text {text}, {}", ctx());
     }
+}
 
-    // The position after each move.
-    for m in &fast {
+/// The position after each move, and its incremental hash.
+fn compare_children(pos: &Position, board: &Board, ctx: &dyn Fn() -> String) {
+    for m in &legal_moves(pos) {
         let next = pos.play(m);
         assert_eq!(
             next.key(),
@@ -306,7 +318,7 @@ fn king_position_perft_agrees_for_every_rule_set() {
 
 /// The deep cross-check behind tests/perft/startpos.txt: depths 1..=6 take
 /// about a minute, `TAMA_NAIVE_DEPTH=7` about twenty:
-/// `cargo test --release --test naive_generator -- --ignored --nocapture`
+/// `cargo test --release -p tama-engine --test rules_moves_and_captures_naive -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn start_perft_agrees_deep() {

@@ -1,7 +1,17 @@
-//! FEN and move text never panic, whatever the input; what parses prints back.
+//! docs/rules.md §5, decision 9 (FEN) and the move text of the notation:
+//! reading never panics, whatever the input; what parses prints back.
 
-use tama_engine::testutil::{random_position, Rng};
+mod common;
+
+use common::{random_board, to_position};
+use tama_engine::rng::Rng;
 use tama_engine::{Position, Rules};
+
+/// A random position, up to 12 pieces a side, kings in any share.
+fn random_position(rng: &mut Rng, rules: Rules) -> Position {
+    let king_percent = 25 * rng.below(4);
+    to_position(&random_board(rng, 12, king_percent), rules)
+}
 
 const ALPHABET: &[u8] = b"WBKwbk:,.- xX0123456789abcdefghijz\t\n";
 

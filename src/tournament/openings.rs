@@ -27,6 +27,7 @@
 //! `tama match -openings builtin` uses it (also the default); `order=random`
 //! shuffles it with `-seed`.
 
+use super::config::{Config, Order};
 use super::pdn::read_pdn;
 use tama_engine::{movegen, Color, Move, Position, Rules};
 
@@ -166,7 +167,7 @@ pub fn builtin(rules: Rules) -> Vec<Opening> {
         .collect();
     // A fixed shuffle, so that the first games of a match (order=sequential)
     // do not all begin with the same first move.
-    super::SplitMix(SET_SHUFFLE_SEED).shuffle(&mut set);
+    SplitMix(SET_SHUFFLE_SEED).shuffle(&mut set);
     set
 }
 
@@ -231,6 +232,48 @@ pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, Stri
     }
 }
 
+/// Loads the openings the configuration asks for, in playing order.
+pub fn load_openings(c: &Config) -> Result<Vec<Opening>, String> {
+    let mut list = match &c.openings.file {
+        None => builtin(c.rules),
+        Some(path) => {
+            let text = std::fs::read(path)
+                .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+            let text = String::from_utf8_lossy(&text);
+            load(&text, &c.openings.format, c.rules)?
+        }
+    };
+    if list.is_empty() {
+        return Err("no openings to play".into());
+    }
+    if c.openings.order == Order::Random {
+        SplitMix(c.seed).shuffle(&mut list);
+    }
+    Ok(list)
+}
+
+/// A tiny deterministic generator (SplitMix64) for the shuffles of the
+/// built-in set and of `order=random`.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Fisher-Yates shuffle.
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = (self.next_u64() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,5 +324,20 @@ mod tests {
         assert_eq!(o[1].position.fen(), "W:Wa4:Bh5");
         assert!(load("W:Wz9:B", "fen", Rules::default()).is_err());
         assert!(load("", "xml", Rules::default()).is_err());
+    }
+
+    #[test]
+    fn shuffle_is_reproducible() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        SplitMix(7).shuffle(&mut a);
+        SplitMix(7).shuffle(&mut b);
+        assert_eq!(a, b);
+        let mut c: Vec<u32> = (0..50).collect();
+        SplitMix(8).shuffle(&mut c);
+        assert_ne!(a, c);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
     }
 }

@@ -1,10 +1,11 @@
-//! Perft regression: the figures in tests/perft/ (start position for every
-//! rule set, and positions with kings), checked against the engine, and the
-//! king positions also against the naive generator.
+//! docs/rules.md §6, perft from the start position: the figures in
+//! tests/perft/ (start position for every rule set, and positions with
+//! kings), checked against the engine, and the king positions also against
+//! the naive generator (tests/common/naive.rs).
 //!
 //! Figures above `ALWAYS_LIMIT` leaves (`ROUTES_ALWAYS_LIMIT` for route
 //! counts) take seconds or minutes each and are checked only by the ignored
-//! tests: `cargo test --release --test perft_regression -- --ignored` runs
+//! tests: `cargo test --release -p tama-engine --test rules_perft -- --ignored` runs
 //! them all (about a quarter of an hour on one core).
 
 mod common;
@@ -153,7 +154,7 @@ fn startpos_route_perft() {
 }
 
 /// Armenian depth 7, every rule set (about half a minute):
-/// `cargo test --release --test perft_regression -- --ignored startpos_perft_deep`
+/// `cargo test --release -p tama-engine --test rules_perft -- --ignored startpos_perft_deep`
 #[test]
 #[ignore]
 fn startpos_perft_deep() {
@@ -161,7 +162,7 @@ fn startpos_perft_deep() {
 }
 
 /// Armenian depth 8, every rule set (several minutes):
-/// `cargo test --release --test perft_regression -- --ignored startpos_perft_huge`
+/// `cargo test --release -p tama-engine --test rules_perft -- --ignored startpos_perft_huge`
 #[test]
 #[ignore]
 fn startpos_perft_huge() {
@@ -199,7 +200,7 @@ fn positions_with_kings_agree_with_naive_generator() {
     naive_check(3);
 }
 
-/// `cargo test --release --test perft_regression -- --ignored` (minutes).
+/// `cargo test --release -p tama-engine --test rules_perft -- --ignored` (minutes).
 #[test]
 #[ignore]
 fn positions_with_kings_agree_with_naive_generator_deep() {

@@ -1,25 +1,30 @@
-//! Move text: `d3-d4` for a quiet move, the landing squares in order for a
-//! capture (`d4xd6xf6`).
+//! Algebraic move text: `d3-d4` for a quiet move, the landing squares in
+//! order for a capture (`d4xd6xf6`).
 //!
 //! Parsing accepts `d3-d4`, `d3d4`, a full capture route (`x` or `:` between
 //! squares) and the short form `from x to` when exactly one legal move
 //! matches. Any valid route of a move parses to that move.
 
+use super::shorten;
 use crate::movegen::{capture_routes, legal_moves, CaptureRoute};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
 use std::fmt;
 
+/// Why a move text was refused (by either notation).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveError {
     /// Not move text at all.
     Malformed(String),
     /// Well-formed, but no legal move matches.
     Illegal(String),
-    /// Several legal moves match; the candidates in full route form.
+    /// Several legal moves match; the candidates in full (algebraic)
+    /// route form.
     Ambiguous {
+        /// The text as given.
         text: String,
+        /// The matching moves, each as its full route.
         candidates: Vec<String>,
     },
 }
@@ -30,7 +35,7 @@ impl fmt::Display for MoveError {
             MoveError::Malformed(m) | MoveError::Illegal(m) => f.write_str(m),
             MoveError::Ambiguous { text, candidates } => write!(
                 f,
-                "ambiguous move {text}: it matches {}; give the full route",
+                "ambiguous move {text}: it matches {}",
                 candidates.join(", ")
             ),
         }
@@ -80,14 +85,6 @@ fn squares_of(text: &str) -> Result<Vec<Square>, MoveError> {
         return malformed("a move names at least two squares");
     }
     Ok(squares)
-}
-
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= 40 {
-        text.to_string()
-    } else {
-        text.chars().take(40).collect::<String>() + "..."
-    }
 }
 
 fn route_text(from: Square, landings: &[Square]) -> String {
@@ -267,7 +264,7 @@ mod tests {
         // parse back to its move, and whenever two distinct legal moves share
         // their first and last square the short form must be refused with both
         // listed. Positions come from a fixed seed, so the test is reproducible.
-        let mut rng = crate::testutil::Rng::new(7);
+        let mut rng = crate::rng::Rng::new(7);
         let mut ambiguous_seen = 0;
         for _ in 0..4000 {
             let p = crate::testutil::random_position(&mut rng, Rules::default());

@@ -1,0 +1,485 @@
+//! The node searches: `search` (principal variation search with its
+//! pruning, reductions and extension, each a named step), `qsearch` (the
+//! captures resolved before a position is evaluated) and `plain` (the
+//! baseline: fixed-depth alpha-beta on material).
+//!
+//! Scores are fail-soft negamax from the side to move's point of view.
+//! Nothing here allocates: move lists and ordering scores live on the stack
+//! (each search thread has a big one).
+
+use super::picker::{MovePicker, MoveScores, OrderHints};
+use super::score::{is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
+use super::tt::PackedMove;
+use super::worker::Worker;
+use crate::eval;
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use arrayvec::ArrayVec;
+use std::ops::ControlFlow;
+
+/// Late move reductions by depth and move number: 0.5 + ln(depth) ln(move)
+/// / (divisor / 100), rounded down (the divisor is a `Tuning` field).
+pub(super) struct LmrTable([[u8; 64]; 64]);
+
+impl LmrTable {
+    pub fn new(divisor: u32) -> LmrTable {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.5 + (d as f64).ln() * (m as f64).ln() * 100.0 / divisor.max(1) as f64;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        LmrTable(lmr)
+    }
+
+    #[inline(always)]
+    fn get(&self, depth: i32, move_number: usize) -> i32 {
+        self.0[depth.min(63) as usize][move_number.min(63)] as i32
+    }
+}
+
+/// What the move loop of a node needs to know about the node.
+#[derive(Clone, Copy)]
+struct NodeFacts {
+    ply: usize,
+    /// The node's depth (after internal iterative reduction).
+    depth: i32,
+    /// The depth its children are searched to (extension included).
+    new_depth: i32,
+    pv_node: bool,
+    /// Captures are due: every move is a capture.
+    capture: bool,
+    killers: [Move; 2],
+}
+
+impl<'a> Worker<'a> {
+    /// What every node does first: count itself, reset its PV, track the
+    /// selective depth. False once the search has been stopped.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) -> bool {
+        self.count_node();
+        if self.stopped {
+            return false;
+        }
+        self.pv_len[ply] = ply;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        true
+    }
+
+    /// The principal variation search of the node `pos` at `ply`, `depth`
+    /// plies above the horizon, within (`alpha`, `beta`). Returns 0 once
+    /// stopped (the caller discards it).
+    pub(super) fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        // Step 1. At the horizon, quiescence resolves the pending captures.
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, true);
+        }
+
+        // Step 2. Node entry: stopped, repetition (a draw), mate distance
+        // pruning (no win here beats one found nearer the root), last ply.
+        if !self.enter_node(ply) || self.path.is_repetition(ply) {
+            return 0;
+        }
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate_with_mobility(pos, &self.sh.weights).0;
+        }
+
+        // Step 3. Transposition table: its move, or a cutoff.
+        let key = pos.key();
+        let tt_move = match self.probe_table(key, ply, depth, alpha, beta, pv_node) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(tt_move) => tt_move,
+        };
+
+        // Step 4. Internal iterative reduction.
+        let capture = movegen::has_capture(pos);
+        depth -= self.internal_iterative_reduction(tt_move, depth);
+
+        // Step 5. Reverse futility pruning.
+        if !pv_node && !capture {
+            if let Some(score) = self.reverse_futility(pos, depth, beta) {
+                return score;
+            }
+        }
+
+        // Step 6. The moves: a side without one has lost.
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        if list.is_empty() {
+            return mated_in(ply);
+        }
+
+        // Step 7. Extension.
+        let new_depth = depth - 1 + self.forced_extension(pv_node, list.len(), ply);
+
+        // Step 8. Move ordering.
+        let node = NodeFacts {
+            ply,
+            depth,
+            new_depth,
+            pv_node,
+            capture,
+            killers: self.killers.get(ply),
+        };
+        let mut scores = MoveScores::new();
+        let mut picker = self.order_moves(&mut list, &mut scores, pos, tt_move, &node);
+
+        // Steps 9-12. The move loop.
+        let Some((best, best_move)) = self.move_loop(pos, &mut picker, alpha, beta, node) else {
+            return 0;
+        };
+
+        // Step 13. Store the result.
+        let bound = Bound::of_result(best, alpha, beta, pv_node);
+        self.sh
+            .tt
+            .store(key, ply, best_move.as_ref(), best, depth, bound);
+        best
+    }
+
+    /// Step 3: the table's move for `key` (if any), or its score when the
+    /// stored result is deep enough and its bound decides this window
+    /// (never on the principal variation, whose line must be searched).
+    #[inline(always)]
+    fn probe_table(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> ControlFlow<i32, Option<PackedMove>> {
+        let Some(hit) = self.sh.tt.probe(key, ply) else {
+            return ControlFlow::Continue(None);
+        };
+        if !pv_node && hit.depth >= depth {
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if cut {
+                return ControlFlow::Break(hit.score);
+            }
+        }
+        ControlFlow::Continue((!hit.mv.is_none()).then_some(hit.mv))
+    }
+
+    /// Step 4: a node the table knows no move for, at `iir_depth` or more,
+    /// is searched one ply shallower (its ordering is poor, and the next
+    /// iteration finds it with a move).
+    #[inline(always)]
+    fn internal_iterative_reduction(&self, tt_move: Option<PackedMove>, depth: i32) -> i32 {
+        let iir_depth = self.sh.tuning.iir_depth;
+        (tt_move.is_none() && iir_depth > 0 && depth >= iir_depth) as i32
+    }
+
+    /// Step 5: a quiet position (no capture due for either side) far above
+    /// `beta` at low depth is taken at its static value. Only off the
+    /// principal variation and with no capture due (the caller checks).
+    #[inline(always)]
+    fn reverse_futility(&self, pos: &Position, depth: i32, beta: i32) -> Option<i32> {
+        let t = &self.sh.tuning;
+        if depth > t.rfp_depth || is_mate(beta) {
+            return None;
+        }
+        let (static_eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
+        let prune = moves > 0
+            && static_eval - t.rfp_margin * depth >= beta
+            && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
+        prune.then_some(static_eval)
+    }
+
+    /// Step 7: a forced reply (a single legal move, usually a capture) on
+    /// the principal variation costs no depth, up to twice the root depth.
+    #[inline(always)]
+    fn forced_extension(&self, pv_node: bool, moves: usize, ply: usize) -> i32 {
+        (self.sh.tuning.forced_extension
+            && pv_node
+            && moves == 1
+            && (ply as i32) < 2 * self.root_depth) as i32
+    }
+
+    /// Step 8: scores the moves for the move loop.
+    #[inline(always)]
+    fn order_moves<'l>(
+        &self,
+        list: &'l mut MoveList,
+        scores: &'l mut MoveScores,
+        pos: &Position,
+        tt_move: Option<PackedMove>,
+        node: &NodeFacts,
+    ) -> MovePicker<'l> {
+        let hints = OrderHints {
+            tt_move,
+            capture: node.capture,
+            killers: node.killers,
+            history: &self.history,
+            by_safety: !node.capture && node.depth >= self.sh.tuning.safety_order_depth,
+        };
+        MovePicker::new(list, scores, pos, &hints)
+    }
+
+    /// Steps 9-12: the moves best first; returns the best score and the
+    /// move that raised alpha last, or `None` once the search is stopped.
+    #[inline(always)]
+    fn move_loop(
+        &mut self,
+        pos: &Position,
+        picker: &mut MovePicker,
+        mut alpha: i32,
+        beta: i32,
+        node: NodeFacts,
+    ) -> Option<(i32, Option<Move>)> {
+        let mut best = -INF;
+        let mut best_move: Option<Move> = None;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let prefetch = node.new_depth > 0;
+        let n = picker.len();
+        let mut next = picker.select(0);
+        if prefetch {
+            self.sh.tt.prefetch(pos.play(&next).key());
+        }
+        for i in 0..n {
+            // Step 9. The next move is selected now, and its table bucket
+            // fetched while this one is searched.
+            let mv = next;
+            if i + 1 < n {
+                next = picker.select(i + 1);
+                if prefetch {
+                    self.sh.tt.prefetch(pos.play(&next).key());
+                }
+            }
+
+            // Step 10. Late move pruning.
+            if self.late_move_prune(node, &mv, i, best) {
+                break;
+            }
+
+            // Step 11. Play the move and search it.
+            let child = pos.play(&mv);
+            self.path.push(pos, &mv, &child, node.ply);
+            let v = self.search_move(&child, &mv, i, alpha, beta, node);
+            self.path.pop();
+            if self.stopped {
+                return None;
+            }
+
+            // Step 12. A better move: the PV; a cutoff: killers and history.
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(mv);
+                    alpha = v;
+                    if node.pv_node {
+                        self.update_pv(node.ply, mv);
+                    }
+                    if v >= beta {
+                        if !node.capture {
+                            self.killers.store(node.ply, mv);
+                            self.history.reward_cutoff(pos, &mv, &quiets, node.depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !node.capture && quiets.len() < quiets.capacity() {
+                quiets.push(mv);
+            }
+        }
+        Some((best, best_move))
+    }
+
+    /// Step 10: at low depth, off the principal variation, quiet moves far
+    /// down the ordering are not searched once a move scored above a loss.
+    #[inline(always)]
+    fn late_move_prune(&self, node: NodeFacts, mv: &Move, i: usize, best: i32) -> bool {
+        !node.pv_node
+            && !node.capture
+            && !mv.promotes
+            && node.depth <= self.sh.tuning.lmp_depth
+            && i as i32 >= 3 + node.depth * node.depth
+            && best > -MATE_BOUND
+    }
+
+    /// Step 11: the child of the `i`-th move. The first move gets the
+    /// node's window; a later one a null window, at a reduced depth when it
+    /// is late and quiet, then again at full depth and with the full window
+    /// for as long as it beats alpha.
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        child: &Position,
+        mv: &Move,
+        i: usize,
+        alpha: i32,
+        beta: i32,
+        node: NodeFacts,
+    ) -> i32 {
+        let (ply, depth) = (node.ply + 1, node.new_depth);
+        if i == 0 {
+            return -self.search(child, -beta, -alpha, depth, ply, node.pv_node);
+        }
+        let r = self.reduction(node, mv, i);
+        let mut v = -self.search(child, -alpha - 1, -alpha, depth - r, ply, false);
+        if v > alpha && r > 0 && !self.stopped {
+            v = -self.search(child, -alpha - 1, -alpha, depth, ply, false);
+        }
+        if v > alpha && v < beta && node.pv_node && !self.stopped {
+            v = -self.search(child, -beta, -alpha, depth, ply, true);
+        }
+        v
+    }
+
+    /// Late move reduction of the `i`-th move (0-based): quiet moves from
+    /// `lmr_min_move` on, from depth 3, by the table; one ply less on the
+    /// principal variation and for a killer; never into the horizon.
+    #[inline(always)]
+    fn reduction(&self, node: NodeFacts, mv: &Move, i: usize) -> i32 {
+        if node.depth < 3 || node.capture || mv.promotes || i < self.sh.tuning.lmr_min_move {
+            return 0;
+        }
+        let mut r = self.lmr.get(node.depth, i);
+        if node.pv_node {
+            r -= 1;
+        }
+        if *mv == node.killers[0] || *mv == node.killers[1] {
+            r -= 1;
+        }
+        r.clamp(0, node.new_depth - 1)
+    }
+
+    /// `mv` raised alpha at `ply`: the PV there is `mv` and the child's PV.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for k in ply + 1..child_len {
+            self.pv[ply][k] = self.pv[ply + 1][k];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Resolves captures before evaluating: a position where the side to
+    /// move must capture is never a leaf. In a quiet position where the
+    /// opponent threatens a capture, one ply of quiet moves is looked at
+    /// (`probe`, once per line, when `threat_probe` is on) so that the
+    /// threat is answered or suffered.
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        probe: bool,
+    ) -> i32 {
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate_with_mobility(pos, &self.sh.weights).0;
+        }
+        if movegen::has_capture(pos) {
+            return self.qsearch_moves(pos, alpha, beta, ply, probe);
+        }
+        let (eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
+        if moves == 0 {
+            return mated_in(ply); // blocked: no capture and no move
+        }
+        if probe && self.sh.tuning.threat_probe && eval < beta + 300 && eval > alpha - 300 {
+            let threatened =
+                movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
+            if threatened {
+                return self.qsearch_moves(pos, alpha, beta, ply, false);
+            }
+        }
+        eval
+    }
+
+    /// Quiescence over every legal move of `pos` (fail-soft): used where the
+    /// position may not be a leaf (a capture is due, or a threat is probed).
+    fn qsearch_moves(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        probe: bool,
+    ) -> i32 {
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        let mut best = -INF;
+        for mv in &list {
+            let child = pos.play(mv);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, probe);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The baseline: plain fixed-depth alpha-beta (fail-hard), material only,
+    /// captures resolved at the horizon; no table, no ordering, no pruning.
+    pub(super) fn plain(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        if list.is_empty() {
+            return mated_in(ply);
+        }
+        if (depth <= 0 && !list[0].is_capture()) || ply >= MAX_PLY - 1 {
+            return eval::material(pos, &self.sh.weights);
+        }
+        for mv in &list {
+            let v = -self.plain(&pos.play(mv), depth - 1, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        alpha
+    }
+}

@@ -1,0 +1,93 @@
+//! What a match is: the engines and their limits, the schedule's settings,
+//! the rules, adjudication, statistics and output files. Built from the
+//! command line by `args`; read by everything else.
+
+use super::adjudication::Adjudication;
+use super::clock::TimeControl;
+use super::sprt::Sprt;
+use std::path::PathBuf;
+use std::time::Duration;
+use tama_engine::Rules;
+use tama_protocol::client::EngineCommand;
+
+#[derive(Clone, Debug, Default)]
+pub struct EngineSpec {
+    pub command: EngineCommand,
+    pub tc: TimeControl,
+    /// Per-engine time margin (overrides `-timemargin`).
+    pub timemargin: Option<Duration>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Tournament {
+    #[default]
+    RoundRobin,
+    Gauntlet,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Order {
+    #[default]
+    Sequential,
+    Random,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct OpeningsSpec {
+    /// None: the built-in set.
+    pub file: Option<PathBuf>,
+    pub format: String,
+    pub order: Order,
+    /// 1-based index of the first opening used.
+    pub start: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub engines: Vec<EngineSpec>,
+    pub tournament: Tournament,
+    pub rounds: u32,
+    pub games: u32,
+    pub repeat: bool,
+    pub concurrency: usize,
+    pub openings: OpeningsSpec,
+    pub seed: u64,
+    pub rules: Rules,
+    pub adjudication: Adjudication,
+    pub timemargin: Duration,
+    pub hang_timeout: Duration,
+    pub sprt: Option<Sprt>,
+    pub event: String,
+    pub pdnout: Option<PathBuf>,
+    pub results: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            engines: Vec::new(),
+            tournament: Tournament::RoundRobin,
+            rounds: 1,
+            games: 1,
+            repeat: false,
+            concurrency: 1,
+            openings: OpeningsSpec {
+                file: None,
+                format: "fen".into(),
+                order: Order::Sequential,
+                start: 1,
+            },
+            seed: 0,
+            rules: Rules::default(),
+            adjudication: Adjudication::default(),
+            timemargin: Duration::from_millis(100),
+            hang_timeout: Duration::from_secs(60),
+            sprt: None,
+            event: "Tama match".into(),
+            pdnout: None,
+            results: None,
+            quiet: false,
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! `tama match`: engine-vs-engine matches and tournaments, refereed with the
+//! rules core (docs/match.md has every flag).
+//!
+//! - `args`: the command line; `config`: what it describes;
+//! - `schedule`: pairings, rounds, colours and openings of every game;
+//! - `run`: the worker threads and the counting of finished games;
+//! - `game`: one game (engine processes, referee); `clock`: time controls
+//!   and clocks; `adjudication`: ending games early;
+//! - `openings`: opening files and the built-in balanced set;
+//! - `pdn`: PDN writer and reader;
+//! - `elo`: Elo, error bar, LOS; `pentanomial`: paired-game counts;
+//!   `sprt`: the sequential probability ratio test;
+//! - `report`: the tables; `results`: the results file and `--merge`;
+//! - `signal`: Ctrl-C.
+
+/// `println!` / `eprintln!` that do not panic when the stream is closed
+/// (`tama match ... | head`): what cannot be written is dropped.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+pub mod adjudication;
+pub mod args;
+pub mod clock;
+pub mod config;
+pub mod elo;
+pub mod game;
+pub mod openings;
+pub mod pdn;
+pub mod pentanomial;
+pub mod report;
+pub mod results;
+mod run;
+pub mod schedule;
+pub mod signal;
+pub mod sprt;
+
+use args::Command;
+use openings::load_openings;
+
+/// Entry point of `tama match ARGS...`; returns the exit status.
+pub fn main(args: &[String]) -> i32 {
+    match args::parse(args) {
+        Err(e) => {
+            errln!("error: {e}");
+            2
+        }
+        Ok(Command::Run(c)) => run::run(*c),
+        Ok(Command::Merge {
+            files,
+            results,
+            sprt,
+        }) => results::merge_command(&files, results.as_deref(), sprt),
+        Ok(Command::Help) => {
+            outln!("{}", args::help());
+            0
+        }
+        Ok(Command::DumpOpenings(c)) => match load_openings(&c) {
+            Ok(list) => {
+                for o in list {
+                    if o.moves.is_empty() {
+                        outln!("{}", o.start.fen());
+                    } else {
+                        outln!("{} | {}", o.start.fen(), o.moves);
+                    }
+                }
+                0
+            }
+            Err(e) => {
+                errln!("error: {e}");
+                2
+            }
+        },
+    }
+}

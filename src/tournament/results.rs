@@ -1,0 +1,385 @@
+//! The results file (`-results FILE.json`, format `tama-match-results-1`)
+//! and `tama match --merge`, which adds results files into one table.
+//!
+//! The file is read and written with serde. Counts are what a merge adds;
+//! the derived figures (score, Elo, LOS, the SPRT state) are written for
+//! scripts and recomputed from the counts after a merge. A figure that is not
+//! finite (an Elo at a score of 0 or 1) is written as null. Files written by
+//! release 0.1.0 are read as they are (tests/fixtures/results-0.1.0.json).
+
+use super::report::{PairResult, Summary};
+use super::sprt::{Sprt, SprtDecision};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The `format` field of every results file.
+pub const FORMAT: &str = "tama-match-results-1";
+
+/// A results file. Every field may be missing when read (as in files
+/// written by hand or by scripts), except the counts of a pair.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ResultsFile {
+    pub format: String,
+    pub event: String,
+    pub rules: String,
+    pub interrupted: bool,
+    pub engines: Vec<String>,
+    pub games_played: u64,
+    pub pairs: Vec<PairEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtEntry>,
+    /// Termination reason counts.
+    pub terminations: BTreeMap<String, u64>,
+    pub games: Vec<GameEntry>,
+}
+
+/// One pairing's results, from `first`'s point of view.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PairEntry {
+    pub first: String,
+    pub second: String,
+    #[serde(default)]
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    #[serde(default)]
+    pub score: Option<f64>,
+    #[serde(default)]
+    pub elo: Option<f64>,
+    #[serde(default)]
+    pub elo_error95: Option<f64>,
+    #[serde(default)]
+    pub los: Option<f64>,
+    #[serde(default)]
+    pub draw_ratio: Option<f64>,
+    /// [LL, LD, DD+WL, WD, WW] over the opening pairs.
+    #[serde(default)]
+    pub pentanomial: [u64; 5],
+    #[serde(default)]
+    pub penta_elo: Option<f64>,
+    #[serde(default)]
+    pub penta_elo_error95: Option<f64>,
+}
+
+/// The SPRT's settings and, when written, its state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SprtEntry {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    #[serde(default)]
+    pub llr: Option<f64>,
+    #[serde(default)]
+    pub lower: Option<f64>,
+    #[serde(default)]
+    pub upper: Option<f64>,
+    /// `H1`, `H0` or `none`.
+    #[serde(default)]
+    pub decision: String,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameEntry {
+    /// `round.game` as in the PDN Round tag.
+    pub round: String,
+    pub white: String,
+    pub black: String,
+    /// `2-0`, `1-1` or `0-2`.
+    pub result: String,
+    pub termination: String,
+    pub plies: u64,
+}
+
+/// JSON has no infinities: a figure that is not finite is left out (null).
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+impl PairEntry {
+    fn of(p: &PairResult) -> PairEntry {
+        let w = &p.wdl;
+        let (elo, err) = w.elo().unwrap_or((f64::NAN, f64::NAN));
+        let (pelo, perr) = p.penta.elo().unwrap_or((f64::NAN, f64::NAN));
+        PairEntry {
+            first: p.first.clone(),
+            second: p.second.clone(),
+            games: w.games(),
+            wins: w.wins,
+            draws: w.draws,
+            losses: w.losses,
+            score: w.score().and_then(finite),
+            elo: finite(elo),
+            elo_error95: finite(err),
+            los: w.los().and_then(finite),
+            draw_ratio: w.draw_ratio().and_then(finite),
+            pentanomial: p.penta.0,
+            penta_elo: finite(pelo),
+            penta_elo_error95: finite(perr),
+        }
+    }
+}
+
+impl Summary {
+    /// The results file of this summary.
+    pub fn to_results(&self) -> ResultsFile {
+        let sprt = match (self.sprt, self.sprt_state()) {
+            (Some(sp), Some((llr, d))) => Some(SprtEntry {
+                elo0: sp.elo0,
+                elo1: sp.elo1,
+                alpha: sp.alpha,
+                beta: sp.beta,
+                llr: finite(llr),
+                lower: finite(sp.lower_bound()),
+                upper: finite(sp.upper_bound()),
+                decision: match d {
+                    SprtDecision::H1 => "H1",
+                    SprtDecision::H0 => "H0",
+                    SprtDecision::Continue => "none",
+                }
+                .into(),
+            }),
+            _ => None,
+        };
+        ResultsFile {
+            format: FORMAT.into(),
+            event: self.event.clone(),
+            rules: self.rules.clone(),
+            interrupted: self.interrupted,
+            engines: self.engines.clone(),
+            games_played: self.games_played(),
+            pairs: self.pairs.iter().map(PairEntry::of).collect(),
+            sprt,
+            terminations: self.terminations.clone(),
+            games: self.games.clone(),
+        }
+    }
+
+    /// Writes the results file.
+    pub fn write_results(&self, path: &Path) -> Result<(), String> {
+        let mut text = serde_json::to_string_pretty(&self.to_results())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        text.push('\n');
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Adds a results file to this summary: its pairs by engine names (in
+    /// either order), its termination counts and games. The rules must be
+    /// those of the files added before.
+    pub fn merge(&mut self, file: &ResultsFile) -> Result<(), String> {
+        if file.format != FORMAT {
+            return Err("not a tama match results file".into());
+        }
+        if self.event.is_empty() {
+            self.event = file.event.clone();
+            self.rules = file.rules.clone();
+        } else if file.rules != self.rules {
+            return Err(format!(
+                "results were played under different rules ({:?} and {:?})",
+                self.rules, file.rules
+            ));
+        }
+        for n in &file.engines {
+            if !self.engines.contains(n) {
+                self.engines.push(n.clone());
+            }
+        }
+        for p in &file.pairs {
+            let wdl = super::elo::Wdl {
+                wins: p.wins,
+                draws: p.draws,
+                losses: p.losses,
+            };
+            let penta = super::pentanomial::Penta(p.pentanomial);
+            let (entry, flipped) = self.pair_mut(&p.first, &p.second);
+            if flipped {
+                entry.wdl.add(&wdl.flipped());
+                entry.penta.add(&penta.flipped());
+            } else {
+                entry.wdl.add(&wdl);
+                entry.penta.add(&penta);
+            }
+        }
+        for (why, n) in &file.terminations {
+            *self.terminations.entry(why.clone()).or_default() += n;
+        }
+        if self.sprt.is_none() {
+            self.sprt = file.sprt.as_ref().map(|s| Sprt {
+                elo0: s.elo0,
+                elo1: s.elo1,
+                alpha: s.alpha,
+                beta: s.beta,
+            });
+        }
+        self.games.extend(file.games.iter().cloned());
+        self.interrupted |= file.interrupted;
+        Ok(())
+    }
+}
+
+/// Reads a results file.
+pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `tama match --merge`: adds results files into one table (and one results
+/// file); `sprt` (from the command line) replaces the files' own settings.
+pub fn merge_command(files: &[PathBuf], results: Option<&Path>, sprt: Option<Sprt>) -> i32 {
+    let mut summary = Summary {
+        sprt,
+        ..Summary::default()
+    };
+    for f in files {
+        let merged = read_results(f).and_then(|file| {
+            summary
+                .merge(&file)
+                .map_err(|e| format!("{}: {e}", f.display()))
+        });
+        if let Err(e) = merged {
+            errln!("error: {e}");
+            return 2;
+        }
+    }
+    outln!("{}", summary.table());
+    if let Some(path) = results {
+        if let Err(e) = summary.write_results(path) {
+            errln!("error: {e}");
+            return 1;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::elo::Wdl;
+    use super::super::pentanomial::Penta;
+    use super::*;
+
+    /// Written by `tama match` of release 0.1.0 (two copies of 0.1.0 at
+    /// depths 1 and 3, three rounds with -repeat, -sprt); see
+    /// docs/testing.md.
+    const RELEASE_0_1_0: &str = include_str!("../../tests/fixtures/results-0.1.0.json");
+
+    fn round_trip(s: &Summary) -> ResultsFile {
+        let text = serde_json::to_string_pretty(&s.to_results()).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn merge_adds_counts_in_either_order() {
+        let mut a = Summary {
+            event: "e".into(),
+            rules: "r".into(),
+            engines: vec!["A".into(), "B".into()],
+            ..Summary::default()
+        };
+        {
+            let (p, _) = a.pair_mut("A", "B");
+            p.wdl = Wdl {
+                wins: 5,
+                draws: 3,
+                losses: 2,
+            };
+            p.penta = Penta([0, 1, 2, 1, 1]);
+        }
+        a.terminations.insert("x".into(), 10);
+        let mut b = Summary {
+            event: "e".into(),
+            rules: "r".into(),
+            engines: vec!["B".into(), "A".into()],
+            ..Summary::default()
+        };
+        {
+            let (p, _) = b.pair_mut("B", "A");
+            p.wdl = Wdl {
+                wins: 1,
+                draws: 0,
+                losses: 4,
+            };
+            p.penta = Penta([0, 0, 1, 1, 0]);
+        }
+        let mut m = Summary::default();
+        m.merge(&round_trip(&a)).unwrap();
+        m.merge(&round_trip(&b)).unwrap();
+        assert_eq!(m.pairs.len(), 1);
+        assert_eq!(
+            m.pairs[0].wdl,
+            Wdl {
+                wins: 9,
+                draws: 3,
+                losses: 3
+            }
+        );
+        assert_eq!(m.pairs[0].penta, Penta([0, 2, 3, 1, 1]));
+        assert_eq!(m.terminations["x"], 10);
+        assert!(m.table().contains("W 9 D 3 L 3"));
+        // Different rules are refused, and so is a file of another format.
+        let mut c = Summary {
+            rules: "other".into(),
+            ..b.clone()
+        };
+        c.event = "e".into();
+        assert!(m.merge(&round_trip(&c)).is_err());
+        assert!(m.merge(&ResultsFile::default()).is_err());
+    }
+
+    #[test]
+    fn files_of_release_0_1_0_are_read() {
+        let file: ResultsFile = serde_json::from_str(RELEASE_0_1_0).unwrap();
+        let mut m = Summary::default();
+        m.merge(&file).unwrap();
+        assert_eq!(m.event, "release 0.1.0 fixture");
+        assert_eq!(m.engines, ["old-A", "old-B"]);
+        // By hand from the fixture: B won all six games, three pairs LL.
+        assert_eq!(
+            m.pairs[0].wdl,
+            Wdl {
+                wins: 0,
+                draws: 0,
+                losses: 6
+            }
+        );
+        assert_eq!(m.pairs[0].penta, Penta([3, 0, 0, 0, 0]));
+        assert_eq!(m.games.len(), 6);
+        assert_eq!(m.games[0].plies, file.games[0].plies);
+        assert_eq!(m.terminations.values().sum::<u64>(), 6);
+        let sprt = m.sprt.unwrap();
+        assert_eq!((sprt.elo0, sprt.elo1), (0.0, 10.0));
+        // The Elo of a 0% score is not finite: null in the file, and again
+        // when written back.
+        assert_eq!(file.pairs[0].elo, None);
+        let again = m.to_results();
+        assert_eq!(again.pairs[0].elo, None);
+        assert_eq!(again.games_played, 6);
+    }
+
+    #[test]
+    fn bad_files_are_errors_not_panics() {
+        for bad in [
+            "",
+            "{",
+            "[1]",
+            "{\"pairs\": [{\"first\": \"A\", \"second\": \"B\"}]}",
+            "{\"pairs\": [{\"first\": \"A\", \"second\": \"B\", \"wins\": -1, \"draws\": 0, \"losses\": 0}]}",
+            "{\"pairs\": [{\"first\": \"A\", \"second\": \"B\", \"wins\": 1, \"draws\": 0, \"losses\": 0, \"pentanomial\": [1, 2]}]}",
+            "{\"games\": [{\"round\": \"1.1\"}]}",
+        ] {
+            assert!(
+                serde_json::from_str::<ResultsFile>(bad).is_err(),
+                "{bad:?}"
+            );
+        }
+        let deep = "[".repeat(1000);
+        assert!(serde_json::from_str::<ResultsFile>(&deep).is_err());
+        // Well-formed but not a results file: refused by the merge.
+        let other: ResultsFile = serde_json::from_str("{\"x\": 1}").unwrap();
+        assert!(Summary::default().merge(&other).is_err());
+    }
+}

@@ -1,0 +1,411 @@
+//! Running a match: checks before the first game, the worker threads that
+//! play the games (`-concurrency N`, each playing one game at a time), and
+//! the main thread that counts each finished game, writes it to the PDN,
+//! prints the progress line, stops on an SPRT decision or Ctrl-C, and writes
+//! the tables and the results file at the end.
+
+use super::config::{Config, EngineSpec};
+use super::elo::fmt_elo;
+use super::game;
+use super::openings::{load_openings, Opening};
+use super::pdn::{today, GameRecord};
+use super::report::{generic_reason, Summary};
+use super::results::GameEntry;
+use super::schedule::{pairings, schedule, Job, PairKey};
+use super::signal;
+use super::sprt::SprtDecision;
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tama_engine::Color;
+
+/// What the workers send back.
+enum Done {
+    Game(Box<Job>, Box<GameRecord>),
+    Aborted,
+}
+
+/// Runs a configured match; returns the process exit status.
+pub fn run(config: Config) -> i32 {
+    signal::install();
+    let (openings, pdn_file) = match prepare(&config) {
+        Ok(p) => p,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
+    let jobs = schedule(&config, openings.len());
+    let mut results = Results::new(&config, jobs.len(), pdn_file);
+    if !config.quiet {
+        errln!(
+            "{}: {} engines, {} games, {} openings, {}",
+            config.event,
+            config.engines.len(),
+            jobs.len(),
+            openings.len(),
+            config.rules
+        );
+    }
+    let config = Arc::new(config);
+    let abort = Arc::new(AtomicBool::new(false));
+    let (rx, workers) = start_workers(&config, Arc::new(openings), jobs, &abort);
+    results.collect(&rx, &abort);
+    for w in workers {
+        let _ = w.join();
+    }
+    results.finish()
+}
+
+/// Everything that can be checked before the first game: the engines'
+/// programs exist, the openings load, the PDN file can be written.
+fn prepare(config: &Config) -> Result<(Vec<Opening>, Option<File>), String> {
+    for e in &config.engines {
+        check_command(e)?;
+    }
+    let openings = load_openings(config)?;
+    let pdn_file = match &config.pdnout {
+        None => None,
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        ),
+    };
+    Ok((openings, pdn_file))
+}
+
+/// Whether an engine's program can be found (a typing error in `cmd=`
+/// should stop the match at once, not cost every game). Starting it is
+/// left to the games: a program that fails to start loses its games.
+fn check_command(spec: &EngineSpec) -> Result<(), String> {
+    let cmd = std::path::Path::new(&spec.command.cmd);
+    let found = if spec.command.cmd.contains('/') {
+        match (&spec.command.dir, cmd.is_relative()) {
+            (Some(dir), true) => dir.join(cmd).is_file(),
+            _ => cmd.is_file(),
+        }
+    } else {
+        std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).any(|p| p.join(cmd).is_file()))
+            .unwrap_or(false)
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(format!(
+            "engine {:?}: cannot find the program {:?}",
+            spec.command.name, spec.command.cmd
+        ))
+    }
+}
+
+/// Starts the worker threads; each takes the next job from the queue until
+/// the queue is empty or the match is aborted.
+fn start_workers(
+    config: &Arc<Config>,
+    openings: Arc<Vec<Opening>>,
+    jobs: Vec<Job>,
+    abort: &Arc<AtomicBool>,
+) -> (Receiver<Done>, Vec<JoinHandle<()>>) {
+    let threads = config.concurrency.min(jobs.len().max(1));
+    let queue = Arc::new(Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>()));
+    let (tx, rx) = mpsc::channel::<Done>();
+    let date = today();
+    let workers = (0..threads)
+        .map(|_| {
+            let (config, queue, abort, openings, tx, date) = (
+                Arc::clone(config),
+                Arc::clone(&queue),
+                Arc::clone(abort),
+                Arc::clone(&openings),
+                tx.clone(),
+                date.clone(),
+            );
+            std::thread::spawn(move || {
+                work(&config, &queue, &abort, &openings, &tx, &date);
+            })
+        })
+        .collect();
+    (rx, workers)
+}
+
+/// One worker thread's loop.
+fn work(
+    config: &Config,
+    queue: &Mutex<VecDeque<Job>>,
+    abort: &AtomicBool,
+    openings: &[Opening],
+    tx: &Sender<Done>,
+    date: &str,
+) {
+    while !abort.load(Ordering::Relaxed) {
+        let job = match queue.lock() {
+            Ok(mut q) => q.pop_front(),
+            Err(_) => None,
+        };
+        let Some(job) = job else { break };
+        let opening = &openings[job.opening];
+        let specs = [&config.engines[job.white], &config.engines[job.black]];
+        let msg = match game::play(config, specs, opening, abort) {
+            None => Done::Aborted,
+            Some(played) => {
+                let record = game_record(config, &job, specs, opening, played, date);
+                Done::Game(Box::new(job), Box::new(record))
+            }
+        };
+        if tx.send(msg).is_err() {
+            break;
+        }
+    }
+}
+
+/// A played game dressed for the PDN file.
+fn game_record(
+    config: &Config,
+    job: &Job,
+    specs: [&EngineSpec; 2],
+    opening: &Opening,
+    played: game::Played,
+    date: &str,
+) -> GameRecord {
+    let tcs = (specs[0].tc.describe(), specs[1].tc.describe());
+    GameRecord {
+        event: config.event.clone(),
+        date: date.to_string(),
+        round: format!("{}.{}", job.round, job.game_in_round),
+        white: specs[0].command.name.clone(),
+        black: specs[1].command.name.clone(),
+        outcome: played.outcome,
+        termination: played.termination,
+        start: played.start,
+        opening: opening.moves.clone(),
+        moves: played.moves,
+        time_control: if tcs.0 == tcs.1 {
+            tcs.0
+        } else {
+            format!("{} / {}", tcs.0, tcs.1)
+        },
+    }
+}
+
+/// The main thread's side of a running match: the counts so far.
+struct Results {
+    config_quiet: bool,
+    results_path: Option<std::path::PathBuf>,
+    names: Vec<String>,
+    summary: Summary,
+    pdn_file: Option<File>,
+    /// Pair results waiting for their partner game: the points of the
+    /// pairing's first engine in the game that finished first.
+    half_pairs: HashMap<PairKey, u32>,
+    done: usize,
+    total: usize,
+    started: Instant,
+    /// Why the match stops before its last game (Ctrl-C, SPRT decision).
+    stop_reason: Option<String>,
+}
+
+impl Results {
+    fn new(config: &Config, total: usize, pdn_file: Option<File>) -> Results {
+        let names: Vec<String> = config
+            .engines
+            .iter()
+            .map(|e| e.command.name.clone())
+            .collect();
+        let mut summary = Summary {
+            event: config.event.clone(),
+            rules: config.rules.to_string(),
+            engines: names.clone(),
+            sprt: config.sprt,
+            ..Summary::default()
+        };
+        // Every pairing gets its table entry, in schedule order, before any
+        // game finishes (the first one is the head-to-head line).
+        for (a, b) in pairings(names.len(), config.tournament) {
+            summary.pair_mut(&names[a], &names[b]);
+        }
+        Results {
+            config_quiet: config.quiet,
+            results_path: config.results.clone(),
+            names,
+            summary,
+            pdn_file,
+            half_pairs: HashMap::new(),
+            done: 0,
+            total,
+            started: Instant::now(),
+            stop_reason: None,
+        }
+    }
+
+    /// Counts games as they finish until every worker has ended; watches
+    /// for Ctrl-C and the SPRT decision, which abort the games in progress.
+    fn collect(&mut self, rx: &Receiver<Done>, abort: &AtomicBool) {
+        loop {
+            if signal::interrupted() && self.stop_reason.is_none() {
+                self.stop_reason = Some("interrupted".into());
+                self.summary.interrupted = true;
+                abort.store(true, Ordering::Relaxed);
+                signal::restore_default();
+                errln!("interrupted: stopping the games in progress; writing the results");
+            }
+            let (job, record) = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(Done::Game(j, r)) => (j, r),
+                Ok(Done::Aborted) | Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            self.done += 1;
+            self.write_pdn(&record);
+            self.count(&job, &record);
+            if !self.config_quiet {
+                errln!("{}", self.progress_line(&job, &record));
+            }
+            if self.sprt_decided() {
+                abort.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Appends the game to the PDN file at once, so that nothing is lost
+    /// on a crash or Ctrl-C.
+    fn write_pdn(&mut self, record: &GameRecord) {
+        if let Some(f) = self.pdn_file.as_mut() {
+            let ok = f
+                .write_all(record.to_pdn().as_bytes())
+                .and_then(|_| f.flush());
+            if let Err(e) = ok {
+                errln!("warning: cannot write the PDN file: {e}");
+            }
+        }
+    }
+
+    /// Adds a finished game to the pair's counts, its opening pair (when
+    /// both games are in), the termination counts and the list of games.
+    fn count(&mut self, job: &Job, record: &GameRecord) {
+        let (w, b) = (&self.names[job.white], &self.names[job.black]);
+        let (pair, flipped) = self.summary.pair_mut(w, b);
+        let wp = record.outcome.points(Color::White);
+        let pts = if flipped { 2 - wp } else { wp };
+        match pts {
+            2 => pair.wdl.wins += 1,
+            1 => pair.wdl.draws += 1,
+            _ => pair.wdl.losses += 1,
+        }
+        if let Some(key) = job.pair {
+            // Points of the pairing's first engine in this game.
+            let first_pts = if job.white == key.first { wp } else { 2 - wp };
+            if let Some(other) = self.half_pairs.remove(&key) {
+                // The stored pair is (first, second) of the pairing unless
+                // its table entry was made the other way round.
+                if pair.first == self.names[key.first] {
+                    pair.penta.add_pair(other, first_pts);
+                } else {
+                    pair.penta.add_pair(2 - other, 2 - first_pts);
+                }
+            } else {
+                self.half_pairs.insert(key, first_pts);
+            }
+        }
+        *self
+            .summary
+            .terminations
+            .entry(generic_reason(&record.termination))
+            .or_default() += 1;
+        self.summary.games.push(GameEntry {
+            round: record.round.clone(),
+            white: w.clone(),
+            black: b.clone(),
+            result: record.outcome.pdn().to_string(),
+            termination: record.termination.clone(),
+            plies: record.moves.len() as u64,
+        });
+    }
+
+    /// The stderr line after each game: the game, then the head-to-head
+    /// counts of the first pairing, the SPRT state and the time left.
+    fn progress_line(&self, job: &Job, record: &GameRecord) -> String {
+        let (w, b) = (&self.names[job.white], &self.names[job.black]);
+        let (done, total) = (self.done, self.total);
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let eta = elapsed / done as f64 * (total - done) as f64;
+        let head = &self.summary.pairs[0];
+        let hw = head.wdl;
+        let sprt = match (self.summary.sprt, self.summary.sprt_state()) {
+            (Some(s), Some((llr, _))) => format!(
+                " | LLR {llr:.2} [{:.2}, {:.2}]",
+                s.lower_bound(),
+                s.upper_bound()
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "[{done}/{total}] round {} {w} vs {b}: {} ({}) | {} vs {}: +{} ={} -{} [{:.3}] Elo {}{sprt} | ETA {}",
+            record.round,
+            record.outcome.pdn(),
+            record.termination,
+            head.first,
+            head.second,
+            hw.wins,
+            hw.draws,
+            hw.losses,
+            hw.score().unwrap_or(0.0),
+            fmt_elo(hw.elo()),
+            fmt_duration(eta)
+        )
+    }
+
+    /// Whether the SPRT has just reached a decision (the match then stops).
+    fn sprt_decided(&mut self) -> bool {
+        let Some((llr, d)) = self.summary.sprt_state() else {
+            return false;
+        };
+        if d == SprtDecision::Continue || self.stop_reason.is_some() {
+            return false;
+        }
+        let what = if d == SprtDecision::H1 { "H1" } else { "H0" };
+        self.stop_reason = Some(format!("SPRT: {what} accepted (LLR {llr:.3})"));
+        if !self.config_quiet {
+            errln!("SPRT decided: {what} accepted (LLR {llr:.3}); stopping");
+        }
+        true
+    }
+
+    /// Prints the tables, writes the results file; the exit status.
+    fn finish(&self) -> i32 {
+        outln!("{}", self.summary.table());
+        if let Some(path) = &self.results_path {
+            if let Err(e) = self.summary.write_results(path) {
+                errln!("error: {e}");
+                return 1;
+            }
+        }
+        if self.summary.interrupted {
+            130
+        } else {
+            0
+        }
+    }
+}
+
+/// "12m05s"-style duration for the progress line.
+pub fn fmt_duration(secs: f64) -> String {
+    if !secs.is_finite() || secs < 0.0 {
+        return "?".into();
+    }
+    let s = secs.round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}

@@ -367,6 +367,25 @@ fn the_sparring_style_plays_through_the_protocol() {
 }
 
 #[test]
+fn go_mate_stops_on_its_own_with_the_win() {
+    // Either white man takes Black's last piece (d4xd6 up, c5xe5 sideways):
+    // a win in one move, so `go mate 1` must answer without `stop`.
+    // `go mate 0` asks for nothing.
+    let mut e = uci();
+    e.send("position fen W:Wd4,c5:Bd5");
+    e.send("go mate 1");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    let best = bestmove(lines.last().unwrap());
+    assert!(best == "d4xd6" || best == "c5xe5", "{lines:?}");
+    e.send("go mate 0");
+    assert_eq!(errors(&e.sync()).len(), 1);
+}
+
+#[test]
 fn mate_scores_are_reported_as_mate() {
     let mut e = uci();
     // White's only move takes Black's last piece: a win in one move.

@@ -46,7 +46,16 @@ fn main() {
             };
             let suite = shots::parse_suite(&text).expect("a valid suite");
             let mut s = Searcher::new(16);
-            for nodes in shots::BUDGETS {
+            let mut budgets = shots::BUDGETS.to_vec();
+            for kv in &args[2.min(args.len())..] {
+                let (k, v) = kv.split_once('=').expect("NAME=VALUE");
+                if k == "nodes" {
+                    budgets = v.split(',').map(|n| n.parse().expect("nodes")).collect();
+                    continue;
+                }
+                s.tuning_mut().set(k, v).expect("a tuning switch");
+            }
+            for nodes in budgets {
                 let solved = shots::solved(&mut s, &suite, nodes);
                 println!("{nodes} nodes: {solved}/{}", suite.len());
             }

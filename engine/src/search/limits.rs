@@ -34,6 +34,10 @@ pub struct SearchLimits {
     pub clock: Clock,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// Look for a win in at most this many moves (UCI `go mate N`): the
+    /// search ends once one is proven shortest, or after iteration 2N+1
+    /// (a win of 2N-1 plies is found by nominal depth 2N+1).
+    pub mate: Option<u32>,
 }
 
 /// How long a search should think, measured from when its clock starts (the

@@ -328,7 +328,11 @@ impl Searcher {
         } else {
             self.options.threads.clamp(1, 1024)
         };
-        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)) as i32;
+        let mut max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+        if let Some(moves) = limits.mate {
+            max_depth = max_depth.min(moves.saturating_mul(2).saturating_add(1).max(1));
+        }
+        let max_depth = max_depth as i32;
         let shared = Shared {
             tt: &self.tt,
             control,

@@ -45,6 +45,63 @@ pub enum Command {
     /// Engine-vs-engine matches; `tama match --help` lists its flags
     #[command(disable_help_flag = true)]
     Match(MatchArgs),
+    /// A board in the browser, served on 127.0.0.1 (docs/gui.md)
+    Gui(GuiArgs),
+    /// Endgame databases: build, probe, stats (docs/endgames.md)
+    #[command(subcommand)]
+    Egtb(EgtbCommand),
+}
+
+/// `tama egtb ...`: the endgame databases.
+#[derive(Subcommand, Debug)]
+pub enum EgtbCommand {
+    /// Solve every signature of up to N pieces (missing files only)
+    Build(EgtbBuildArgs),
+    /// The value of one position; last line `win N`, `draw` or `loss N`
+    Probe(EgtbProbeArgs),
+    /// Per signature: positions, wins, draws, losses, longest win, bytes
+    Stats(EgtbStatsArgs),
+}
+
+/// Where the tables are, and for which rules.
+#[derive(Args, Debug)]
+pub struct EgtbPlace {
+    #[command(flatten)]
+    pub rules: RuleFlags,
+    /// Directory of the table files
+    #[arg(long, value_name = "D", default_value = "egtb")]
+    pub dir: std::path::PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbBuildArgs {
+    #[command(flatten)]
+    pub place: EgtbPlace,
+    /// Pieces on the board, 2 to 6 (6 needs about 17 GB and 16 GB of disk)
+    #[arg(long, value_name = "N", value_parser = egtb_pieces,
+          default_value_t = tama_engine::egtb::BuildOptions::DEFAULT_PIECES)]
+    pub pieces: u32,
+    /// Threads (default: every core)
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Print what would be built (positions, bytes, memory) and stop
+    #[arg(long)]
+    pub plan: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbProbeArgs {
+    #[command(flatten)]
+    pub place: EgtbPlace,
+    /// The position
+    #[arg(long)]
+    pub fen: String,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbStatsArgs {
+    #[command(flatten)]
+    pub place: EgtbPlace,
 }
 
 /// A `--set NAME=VALUE` already checked against the search's switches.
@@ -157,6 +214,16 @@ pub struct MatchArgs {
     pub args: Vec<String>,
 }
 
+#[derive(Args, Debug)]
+pub struct GuiArgs {
+    /// Port on 127.0.0.1 (default 0: any free port)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub port: u16,
+    /// Print the address only; do not open the browser
+    #[arg(long)]
+    pub no_open: bool,
+}
+
 /// `NAME=VALUE`, refused at once when the search has no such switch or
 /// the value does not fit it.
 fn setting(text: &str) -> Result<Setting, String> {
@@ -184,6 +251,17 @@ fn perft_depth(text: &str) -> Result<u32, String> {
         return Err(format!("DEPTH {d} is too deep (at most 64)"));
     }
     Ok(d)
+}
+
+fn egtb_pieces(text: &str) -> Result<u32, String> {
+    let max = tama_engine::egtb::MAX_PIECES;
+    let n: u32 = text
+        .parse()
+        .map_err(|_| format!("N must be a whole number, got {text:?}"))?;
+    if !(2..=max).contains(&n) {
+        return Err(format!("{n} pieces: the tables hold 2 to {max}"));
+    }
+    Ok(n)
 }
 
 fn bench_depth(text: &str) -> Result<u32, String> {

@@ -1,8 +1,8 @@
-//! What `tama perft`, `tama bench` and `tama search` do once their flags
+//! What `tama perft`, `tama bench`, `tama search` and `tama gui` do once their flags
 //! are read (`cli`): each returns a one-line error for bad input (a FEN
 //! that does not parse), which the caller prints with status 2.
 
-use crate::cli::{tuning, BenchArgs, PerftArgs, SearchArgs};
+use crate::cli::{tuning, BenchArgs, GuiArgs, PerftArgs, SearchArgs};
 use std::io::Write;
 use std::time::{Duration, Instant};
 use tama_engine::perft::{divide, perft, perft_routes};
@@ -25,12 +25,11 @@ pub fn perft_command(a: &PerftArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let total = if a.divide {
-        let mut total = 0;
-        for (mv, n) in divide(&pos, a.depth, a.routes) {
-            let _ = writeln!(out, "{}: {n}", pos.move_text(&mv));
-            total += n;
+        let split = divide(&pos, a.depth, a.routes);
+        for (mv, n) in &split.moves {
+            let _ = writeln!(out, "{}: {n}", pos.move_text(mv));
         }
-        total
+        split.total
     } else if a.routes {
         perft_routes(&pos, a.depth)
     } else {
@@ -129,4 +128,9 @@ fn info_line(pos: &Position, info: &SearchInfo) -> String {
         info.time.as_millis(),
         pv.join(" ")
     )
+}
+
+/// `tama gui`: the board server, until the process is ended (docs/gui.md).
+pub fn gui_command(a: &GuiArgs) -> Result<(), String> {
+    tama::gui::run(a.port, !a.no_open)
 }

@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod egtb;
 
 use cli::{tuning, Cli, Command};
 use tama_protocol::session::Dialect;
@@ -29,6 +30,8 @@ fn run(cli: Cli) -> i32 {
         Some(Command::Perft(a)) => commands::perft_command(&a).map(|()| 0),
         Some(Command::Bench(a)) => commands::bench_command(&a).map(|()| 0),
         Some(Command::Search(a)) => commands::search_command(&a).map(|()| 0),
+        Some(Command::Gui(a)) => commands::gui_command(&a).map(|()| 0),
+        Some(Command::Egtb(c)) => egtb::run(&c).map(|()| 0),
     };
     done.unwrap_or_else(|e| {
         eprintln!("error: {e}");

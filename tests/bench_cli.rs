@@ -1,13 +1,18 @@
 //! `tama bench [depth]` from the outside: one line per position, and the
-//! last line exactly `<nodes> nodes <nps> nps`, with the same node count
-//! as the library's bench (the search's signature).
+//! last line exactly `<nodes> nodes <nps> nps`, with the published node
+//! count (the search's signature).
 
 use std::process::Command;
+
+/// The published signature: `tama bench` (depth 15) must print exactly the
+/// node count docs/testing.md gives, a figure written down when the search
+/// last changed on purpose, not one computed by the library under test.
+const SIGNATURE: u64 = 20_978_097;
 
 #[test]
 fn bench_command_prints_the_signature_last() {
     let out = Command::new(env!("CARGO_BIN_EXE_tama"))
-        .args(["bench", "5"])
+        .arg("bench")
         .output()
         .expect("tama runs");
     assert!(out.status.success());
@@ -20,7 +25,13 @@ fn bench_command_prints_the_signature_last() {
     assert_eq!((last[1], last[3]), ("nodes", "nps"));
     let nodes: u64 = last[0].parse().unwrap();
     let _nps: u64 = last[2].parse().unwrap();
-    assert_eq!(nodes, tama_engine::search::bench::run(5).nodes);
+    assert_eq!(nodes, SIGNATURE, "the search changed: {stdout}");
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/testing.md"))
+        .expect("docs/testing.md");
+    assert!(
+        docs.contains(&format!("`{SIGNATURE}`")),
+        "docs/testing.md does not give the signature {SIGNATURE}"
+    );
 }
 
 #[test]

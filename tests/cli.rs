@@ -4,6 +4,10 @@ use std::process::{Command, Output};
 use tama_engine::{Position, Rules};
 
 fn tama(args: &[&str]) -> Output {
+    tama_os(args.iter().map(std::ffi::OsStr::new))
+}
+
+fn tama_os<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tama"))
         .args(args)
         .output()
@@ -169,5 +173,131 @@ fn bad_arguments_give_one_line_and_status_2() {
         let err = stderr(&o);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
         assert!(err.trim().len() > 10, "{args:?}: {err:?}");
+    }
+}
+
+/// perft(0) = 1 by definition (the root is the one leaf), with or without
+/// `--divide`: no root move is listed then, but the total is still 1.
+#[test]
+fn perft_depth_0_is_one_with_or_without_divide() {
+    for args in [
+        &["perft", "0"][..],
+        &["perft", "--divide", "0"],
+        &["perft", "--divide", "--routes", "0"],
+        &["perft", "--routes", "0"],
+    ] {
+        let o = tama(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "Nodes searched: 1\n", "{args:?}");
+    }
+}
+
+/// An argument that is not valid UTF-8 is bad input like any other: one
+/// line on stderr and status 2 (it used to panic with status 101).
+#[cfg(unix)]
+#[test]
+fn non_utf8_arguments_give_one_line_and_status_2() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let bad = OsStr::from_bytes(b"\xff");
+    let cases: [Vec<&OsStr>; 4] = [
+        vec![bad],
+        vec![
+            OsStr::new("perft"),
+            OsStr::new("--fen"),
+            OsStr::new("W:Wa2:Ba7"),
+            bad,
+        ],
+        vec![
+            OsStr::new("perft"),
+            OsStr::new("--fen"),
+            bad,
+            OsStr::new("1"),
+        ],
+        vec![OsStr::new("uci"), OsStr::new("--set"), bad],
+    ];
+    for args in cases {
+        let o = tama_os(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}: {:?}", o.stdout);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err:?}");
+    }
+}
+
+/// The final line of `tama search`: `bestmove M ponder P score S depth D nodes N`.
+fn search_summary(o: &Output) -> (String, String, u32, u64) {
+    let out = stdout(o);
+    let last = out.lines().last().expect("some output").to_string();
+    let field = |name: &str| {
+        last.split(&format!(" {name} "))
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .unwrap_or_else(|| panic!("no {name} in {last:?}"))
+            .to_string()
+    };
+    let best = last
+        .strip_prefix("bestmove ")
+        .and_then(|t| t.split(' ').next())
+        .unwrap_or_else(|| panic!("last line {last:?}"))
+        .to_string();
+    (
+        best,
+        field("score"),
+        field("depth").parse().unwrap(),
+        field("nodes").parse().unwrap(),
+    )
+}
+
+/// `tama search` finds the shot the engine's search tests reason out by
+/// hand (`search::tests::shot_sacrifice_forces_a_majority_capture`): c4-c5
+/// gives one man and takes four back. It reports every iteration, keeps its
+/// depth and node limits, and refuses bad input with status 2.
+#[test]
+fn search_command_finds_the_shot_and_keeps_its_limits() {
+    let fen = "W:Wc2,c3,c4,h2:Ba7,b5,c6,d5,e6,f7";
+    let o = tama(&["search", "--fen", fen, "--depth", "6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let depths: Vec<u32> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .map(|t| t.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(depths.first(), Some(&1), "{out}");
+    assert_eq!(depths.last(), Some(&6), "{out}");
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{out}");
+    let (best, score, depth, _) = search_summary(&o);
+    assert_eq!(best, "c4-c5", "{out}");
+    assert_eq!(depth, 6, "{out}");
+    // `Some(Cp(v))` with v > 200 (four men for one), or a won mate.
+    let cp = score
+        .strip_prefix("Some(Cp(")
+        .and_then(|t| t.strip_suffix("))"))
+        .map(|v| v.parse::<i32>().unwrap());
+    match cp {
+        Some(v) => assert!(v > 200, "{out}"),
+        None => assert!(
+            score.starts_with("Some(Mate(") && !score.contains('-'),
+            "{out}"
+        ),
+    }
+    // A node limit is kept exactly (one thread), and stops well short of
+    // the depth a plain search of this size would reach.
+    let o = tama(&["search", "--nodes", "3000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (_, _, depth, nodes) = search_summary(&o);
+    assert!(nodes <= 3000 && nodes > 1000, "{}", stdout(&o));
+    assert!((1..12).contains(&depth), "{}", stdout(&o));
+    for bad in [
+        &["search", "--fen", "W:Wz9:Bh7"][..],
+        &["search", "--depth", "x"],
+        &["search", "--variant", "chess"],
+    ] {
+        let o = tama(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
     }
 }

@@ -169,6 +169,7 @@ fn every_fault_costs_its_game_with_the_right_reason() {
         ("garbage", 3, "garbage output"),
         ("slow", 3, "loses on time"),
         ("nobestmove", 3, "engine hangs"),
+        ("error", 3, "engine error: cannot search this"),
         ("nostart", 1, "engine failed to start"),
     ];
     // The correct engine gets a roomy clock of its own (so a loaded machine
@@ -409,6 +410,24 @@ fn bad_command_lines_are_refused_with_status_2() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert!(!out.stderr.is_empty());
     }
+    // Limits an engine refuses (`go depth 0`) or that make no sense: one
+    // line, status 2, before any game (issue 10, item 2).
+    for limit in [
+        "depth=0",
+        "nodes=0",
+        "depth=-1",
+        "depth=5000",
+        "nodes=1e30",
+        "nodes=x",
+    ] {
+        let out = run_match(&args(&format!(
+            "-engine cmd={FAKE} -engine cmd={FAKE} -each {limit}"
+        )));
+        assert_eq!(out.status.code(), Some(2), "{limit}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{limit}: {err}");
+        assert!(err.starts_with("error: engine 1:"), "{limit}: {err}");
+    }
     let help = run_match(&args("--help"));
     assert!(help.status.success());
     assert!(String::from_utf8_lossy(&help.stdout).contains("usage: tama match"));
@@ -459,15 +478,17 @@ fn ctrl_c_writes_what_it_has_and_exits() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("interrupted"));
 }
 
-/// Tama against itself at a tiny time control: the match completes and
-/// every game replays legally through the rules core.
+/// Tama against itself at a fixed depth (no clock: a loaded machine must
+/// not lose games on time): the match completes and every game replays
+/// legally through the rules core. The runner starts tama in strict mode
+/// (TAMA_STRICT), so a failing search would end a game as a fault.
 #[test]
 fn tama_against_itself_finishes_a_small_match() {
     let dir = scratch("self");
     let pdn = dir.join("games.pdn");
     run_match_ok(&args(&format!(
         "-engine cmd={TAMA} name=T1 -engine cmd={TAMA} name=T2 option.Hash=8 \
-         -each tc=1+0.02 -rounds 3 -repeat -maxmoves 150 -pdnout {}",
+         -each depth=3 -rounds 3 -repeat -maxmoves 150 -pdnout {}",
         pdn.display()
     )));
     let games = check_pdn(&pdn, Rules::default());
@@ -479,4 +500,239 @@ fn tama_against_itself_finishes_a_small_match() {
             "{why}"
         );
     }
+}
+
+/// Issue 10, item 3: a results file that cannot be written is an error
+/// before the first game (it used to be noticed after the last one).
+#[test]
+fn an_unwritable_results_file_stops_the_match_before_it_starts() {
+    let dir = scratch("results-dir");
+    let pdn = dir.join("games.pdn");
+    let out = run_match(&args(&format!(
+        "{} {} -each depth=1 -rounds 1 -repeat -pdnout {} -results {}",
+        fake("A", "random", 1, 1),
+        fake("B", "random", 1, 2),
+        pdn.display(),
+        dir.join("no/such/dir/r.json").display()
+    )));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot write") && err.contains("r.json"),
+        "{err}"
+    );
+    assert!(!err.contains("[1/"), "a game was played: {err}");
+    assert!(std::fs::read_to_string(&pdn).unwrap_or_default().is_empty());
+    // An existing results file is left as it is by the check.
+    let res = dir.join("r.json");
+    std::fs::write(&res, "keep").unwrap();
+    run_match_ok(&args(&format!(
+        "{} {} -each depth=1 -rounds 1 -repeat -maxmoves 5 -results {}",
+        fake("A", "random", 1, 1),
+        fake("B", "random", 1, 2),
+        res.display()
+    )));
+    assert!(json(&res).get("games_played").is_some());
+}
+
+/// Issue 10, items 2 and 4, and issue 14's announcements: a Hub engine's
+/// `error` line costs it the game at once (not after -hangtimeout, which
+/// would give "engine hangs"); a bare -sprt prints its defaults and model
+/// at the start, with the time estimate.
+#[test]
+fn the_start_shows_sprt_defaults_and_time_and_errors_end_games() {
+    let out = run_match_ok(&args(&format!(
+        "{} {} -each tc=10+0.1 -rounds 2 -repeat -concurrency 2 -sprt",
+        fake("A", "random", 1, 1),
+        fake("B", "random", 1, 2),
+    )));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05")
+            && err.contains("pentanomial model"),
+        "{err}"
+    );
+    // 4 games of 2 x (10 s + 60 x 0.1 s) = 32 s, two at a time: 64 s.
+    assert!(
+        err.contains("time estimate: about 1m04s (4 games of at most 32s each"),
+        "{err}"
+    );
+    // The progress line: the pairs' Elo error bar beside the LLR.
+    let last = err.lines().rfind(|l| l.starts_with("[4/4]")).unwrap();
+    assert!(
+        last.contains("(pairs) LLR") && last.contains("pentanomial"),
+        "{last}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(pentanomial model)"));
+    let dir = scratch("hub-error");
+    let pdn = dir.join("games.pdn");
+    run_match_ok(&args(&format!(
+        "{} proto=hub {} -each depth=1 -hangtimeout 5 -rounds 1 -repeat -pdnout {}",
+        fake("H", "error", 2, 1),
+        fake("U", "random", 1, 2),
+        pdn.display()
+    )));
+    for g in check_pdn(&pdn, Rules::default()) {
+        let why = g.tag("Termination").unwrap();
+        assert!(why.contains("engine error: cannot search this"), "{why}");
+    }
+}
+
+/// The engines of the shard tests: Tama itself at fixed depths (a fixed
+/// depth single-threaded search is deterministic, so a game depends only
+/// on its opening and colours).
+fn tama_pair() -> String {
+    format!(
+        "-engine cmd={TAMA} name=D2 depth=2 -engine cmd={TAMA} name=D1 depth=1 \
+         -each option.Hash=4 -rounds 6 -repeat -maxmoves 40 -openings order=random -seed 9"
+    )
+}
+
+/// The games of a PDN file by their Round tag, without the Date tag (the
+/// only one that may differ between two runs).
+fn games_by_round(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut games: Vec<(String, String)> = text
+        .split("[Event ")
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| {
+            let round = g
+                .split("[Round \"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            let body: Vec<&str> = g.lines().filter(|l| !l.starts_with("[Date ")).collect();
+            (round.to_string(), body.join("\n"))
+        })
+        .collect();
+    games.sort_by_key(|(r, _)| {
+        let (a, b) = r.split_once('.').unwrap();
+        (a.parse::<u32>().unwrap(), b.parse::<u32>().unwrap())
+    });
+    games
+}
+
+/// A results file without what depends on how it was cut: the shard, the
+/// schedule (whose shard count differs; a merge of whole matches has none)
+/// and the order the games finished in.
+fn figures(mut j: Json) -> Json {
+    let o = j.as_object_mut().unwrap();
+    o.remove("shard");
+    o.remove("schedule");
+    let games = o.get_mut("games").unwrap().as_array_mut().unwrap();
+    games.sort_by_key(|g| {
+        let r = g.get("round").and_then(Json::as_str).unwrap().to_string();
+        let (a, b) = r.split_once('.').unwrap();
+        (a.parse::<u32>().unwrap(), b.parse::<u32>().unwrap())
+    });
+    j
+}
+
+/// Issue 14: three shards played one after the other, merged, give exactly
+/// the figures and the games of the whole match played at once; a shard
+/// rerun alone plays the same games; shards of another schedule, a shard
+/// given twice, or a shard with a whole match are refused; a missing shard
+/// is announced.
+#[test]
+fn shards_merge_into_exactly_the_whole_match() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole.json");
+    let whole_pdn = dir.join("whole.pdn");
+    run_match_ok(&args(&format!(
+        "{} -concurrency 2 -results {} -pdnout {}",
+        tama_pair(),
+        whole.display(),
+        whole_pdn.display()
+    )));
+    let mut parts = Vec::new();
+    let merged_pdn = dir.join("shards.pdn");
+    for k in 1..=3 {
+        let (res, pdn) = (
+            dir.join(format!("s{k}.json")),
+            dir.join(format!("s{k}.pdn")),
+        );
+        let out = run_match_ok(&args(&format!(
+            "{} -shard {k}/3 -results {} -pdnout {}",
+            tama_pair(),
+            res.display(),
+            pdn.display()
+        )));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("2 engines, 4 games") && err.contains(&format!("(shard {k}/3")),
+            "{err}"
+        );
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        let mut all = std::fs::read_to_string(&merged_pdn).unwrap_or_default();
+        all.push_str(&text);
+        std::fs::write(&merged_pdn, all).unwrap();
+        parts.push(res);
+    }
+    let list = |files: &[&PathBuf]| {
+        files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let merged = dir.join("merged.json");
+    let sprt = "-sprt elo0=0 elo1=200 alpha=0.1 beta=0.1";
+    let out = run_match_ok(&args(&format!(
+        "--merge {} -results {} {sprt}",
+        list(&[&parts[2], &parts[0], &parts[1]]),
+        merged.display()
+    )));
+    let whole_sprt = dir.join("whole-sprt.json");
+    let whole_out = run_match_ok(&args(&format!(
+        "--merge {} -results {} {sprt}",
+        whole.display(),
+        whole_sprt.display()
+    )));
+    // The same figures (counts, Elo, pentanomial, SPRT, terminations) and
+    // games; the tables alike but for the shard count.
+    assert_eq!(figures(json(&merged)), figures(json(&whole_sprt)));
+    assert_eq!(
+        json(&merged).get("games_played").and_then(Json::as_u64),
+        Some(12)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&whole_out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pentanomial model"));
+    assert_eq!(games_by_round(&merged_pdn), games_by_round(&whole_pdn));
+    assert_eq!(games_by_round(&merged_pdn).len(), 12);
+    // Shard 2 rerun alone: the same games.
+    let again = dir.join("s2-again.json");
+    run_match_ok(&args(&format!(
+        "{} -shard 2/3 -results {}",
+        tama_pair(),
+        again.display()
+    )));
+    assert_eq!(figures(json(&again)), figures(json(&parts[1])));
+    // Refusals, each with the reason.
+    let other = dir.join("other-seed.json");
+    run_match_ok(&args(&format!(
+        "{} -seed 10 -shard 2/3 -maxmoves 2 -results {}",
+        tama_pair().replace("-seed 9", ""),
+        other.display()
+    )));
+    for (files, reason) in [
+        (list(&[&parts[0], &other, &parts[2]]), "their seed differ"),
+        (
+            list(&[&parts[0], &parts[1], &again]),
+            "shard 2/3 is given twice",
+        ),
+        (list(&[&parts[0], &whole]), "is a whole match"),
+    ] {
+        let out = run_match(&args(&format!("--merge {files}")));
+        assert_eq!(out.status.code(), Some(2), "{files}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(reason), "{err}");
+    }
+    let out = run_match_ok(&args(&format!("--merge {}", list(&[&parts[0], &parts[2]]))));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shards [2] are missing"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("INCOMPLETE"));
 }

@@ -3,7 +3,7 @@
 
 mod protocol_support;
 
-use protocol_support::Engine;
+use protocol_support::{last_depth_and_nodes, Engine};
 use std::time::Duration;
 use tama_engine::{notation, Game, Rules};
 use tama_protocol::hub;
@@ -53,7 +53,7 @@ fn handshake() {
         "param name=capture-removal value=immediate type=enum values=\"immediate deferred\"",
         "param name=mid-capture-promotion value=false type=bool",
         "param name=hash value=64 type=int min=1 max=65536",
-        "param name=threads value=1 type=int min=1 max=",
+        "param name=threads value=1 type=int min=1 max=256",
         "param name=ponder value=false type=bool",
         "param name=move-overhead value=30 type=int min=0 max=5000",
         "param name=baseline value=false type=bool",
@@ -99,12 +99,16 @@ fn think_from_a_pydraughts_position() {
     assert!(sync(&mut e).is_empty());
 }
 
+/// Every `level` is kept: the depth is reached and not passed, the node
+/// limit not exceeded (exact on one thread), and the timed levels end the
+/// search by themselves within a generous bound (an ignored limit would
+/// search until `stop`).
 #[test]
 fn every_level() {
     let mut e = hub_engine("turkish");
     for level in [
         "level move-time=0.05",
-        "level depth=2",
+        "level depth=4",
         "level nodes=1000",
         "level time=1 inc=0.1",
         "level moves=40 time=2 inc=0.5",
@@ -115,14 +119,25 @@ fn every_level() {
     ] {
         e.send(&format!("pos pos={START}"));
         e.send(level);
+        let sent = std::time::Instant::now();
         e.send("go think");
         let lines = e.until("done");
+        let took = e.last_at.duration_since(sent);
         assert!(errors(&lines).is_empty(), "{level}: {lines:?}");
         let start = tama_engine::Position::startpos(Rules::TURKISH);
         assert!(notation::hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
+        // 59.98 s on the clock: about 2.4 s planned, 9 s at the hard limit.
+        assert!(took < Duration::from_secs(20), "{level}: {took:?}");
+        let (depth, nodes) = last_depth_and_nodes(&lines);
+        match level {
+            "level depth=4" => assert_eq!(depth, 4, "{lines:?}"),
+            "level nodes=1000" => assert!(nodes <= 1000, "{lines:?}"),
+            _ => {}
+        }
     }
 }
 
+/// Absurd levels mean "search until stop": nothing may answer before it.
 #[test]
 fn absurd_levels_search_until_stop() {
     let mut e = hub_engine("turkish");
@@ -134,7 +149,12 @@ fn absurd_levels_search_until_stop() {
         e.send("pos start");
         e.send(level);
         e.send("go think");
-        std::thread::sleep(Duration::from_millis(30));
+        std::thread::sleep(Duration::from_millis(300));
+        let before = sync(&mut e);
+        assert!(
+            before.iter().all(|l| l.starts_with("info depth=")),
+            "{level}: answered before stop: {before:?}"
+        );
         e.send("stop");
         let lines = e.until("done");
         assert!(errors(&lines).is_empty(), "{level}: {lines:?}");
@@ -157,17 +177,27 @@ fn analyze_and_ping_during_search() {
     e.expect_silence(Duration::from_millis(200));
 }
 
+/// `go ponder` answers only after `ponder-hit`, and then searches on for
+/// its `move-time` (0.1 s less the 30 ms overhead, from the hit): `done`
+/// comes at least 50 ms after the hit, by itself.
 #[test]
 fn ponder_then_ponder_hit_or_stop() {
     let mut e = hub_engine("turkish");
     e.send("pos start");
-    e.send("level move-time=0.05");
+    e.send("level move-time=0.1");
     e.send("go ponder");
     std::thread::sleep(Duration::from_millis(200));
     let out = sync(&mut e);
     assert!(!out.iter().any(|l| l.starts_with("done")), "{out:?}");
+    let hit = std::time::Instant::now();
     e.send("ponder-hit");
     e.until("done");
+    let after = e.last_at.duration_since(hit);
+    assert!(
+        after >= Duration::from_millis(50),
+        "done {after:?} after the hit"
+    );
+    assert!(after < Duration::from_secs(10), "{after:?}");
     e.send("pos start");
     e.send("go ponder");
     e.send("stop");
@@ -281,4 +311,47 @@ fn hub_subcommand_starts_in_hub() {
     let mut e = Engine::start_with(&["hub"]);
     e.send("ping");
     e.until("pong");
+}
+
+/// A failing search in Hub is reported the Hub way (`error message=...`,
+/// not the UCI form), answered with the first legal move; in strict mode
+/// the process ends with status 3 and no `done`.
+#[test]
+fn failing_search_is_reported_the_hub_way() {
+    for strict in ["0", "1"] {
+        let mut e = Engine::start_env(
+            &["hub"],
+            &[("TAMA_INJECT_FAULT", "panic"), ("TAMA_STRICT", strict)],
+        );
+        e.send("hub");
+        e.until("wait");
+        e.send("init");
+        e.until("ready");
+        e.send("level depth=2");
+        e.send("go think");
+        if strict == "0" {
+            let lines = e.until("done");
+            let errs = errors(&lines);
+            assert_eq!(errs.len(), 1, "{lines:?}");
+            assert!(
+                errs[0].starts_with("error message=\"the search failed (injected fault"),
+                "{lines:?}"
+            );
+            assert!(
+                !lines.iter().any(|l| l.starts_with("info string")),
+                "{lines:?}"
+            );
+            // The first legal move of the start position, a3-a4 = 17-25.
+            assert_eq!(lines.last().unwrap(), "done move=17-25");
+        } else {
+            let mut lines = Vec::new();
+            while let Some(l) = e.recv_timeout(protocol_support::TIMEOUT) {
+                lines.push(l);
+            }
+            assert!(lines.iter().all(|l| !l.starts_with("done")), "{lines:?}");
+            assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+            let (status, _) = e.close();
+            assert_eq!(status.code(), Some(3));
+        }
+    }
 }

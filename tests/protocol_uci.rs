@@ -3,7 +3,7 @@
 
 mod protocol_support;
 
-use protocol_support::{bestmove, Engine};
+use protocol_support::{bestmove, last_depth_and_nodes, Engine};
 use std::time::Duration;
 use tama_engine::{Position, Rules};
 
@@ -41,7 +41,7 @@ fn handshake_lists_every_option() {
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     for opt in [
         "option name Hash type spin default 64 min 1 max 65536",
-        "option name Threads type spin default 1 min 1 max ",
+        "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 64",
         "option name Ponder type check default false",
         "option name Move Overhead type spin default 30 min 0 max 5000",
@@ -182,6 +182,7 @@ fn go_depth_reports_and_answers_once() {
             " nodes ",
             " nps ",
             " hashfull ",
+            " tbhits ",
             " time ",
             " pv ",
         ] {
@@ -194,46 +195,110 @@ fn go_depth_reports_and_answers_once() {
     assert!(e.sync().is_empty(), "a second bestmove?");
 }
 
+/// Each limit is kept: the depth asked is reached and not passed, the node
+/// limit is not exceeded (it is exact on one thread), and the time limits
+/// end the search by themselves (generous bounds: a limit ignored would
+/// search until `stop`, i.e. past the bound; a slow machine stays within).
 #[test]
 fn go_with_limits() {
     let mut e = uci();
-    for go in [
-        "go movetime 50",
-        "go nodes 2000",
-        "go wtime 500 btime 500 winc 10 binc 10",
-        "go wtime 2000 btime 2000 movestogo 5",
-        "go btime 100 wtime -20",
-        "go depth 2 searchmoves a3-a4",
+    for (go, within) in [
+        ("go movetime 50", Duration::from_secs(10)),
+        (
+            "go wtime 500 btime 500 winc 10 binc 10",
+            Duration::from_secs(10),
+        ),
+        (
+            "go wtime 2000 btime 2000 movestogo 5",
+            Duration::from_secs(10),
+        ),
+        ("go btime 100 wtime -20", Duration::from_secs(10)),
+        ("go nodes 2000", Duration::from_secs(20)),
+        ("go depth 5", Duration::from_secs(20)),
     ] {
         e.send("position startpos");
+        let sent = std::time::Instant::now();
         e.send(go);
         let lines = e.until("bestmove");
+        let took = e.last_at.duration_since(sent);
         assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+        assert!(took < within, "{go}: {took:?}");
+        let (depth, nodes) = last_depth_and_nodes(&lines);
+        if go == "go nodes 2000" {
+            assert!(nodes <= 2000, "{go}: {lines:?}");
+        }
+        if go == "go depth 5" {
+            assert_eq!(depth, 5, "{go}: {lines:?}");
+        }
     }
     e.send("position startpos");
-    e.send("go depth 2 searchmoves a3-a4");
+    e.send("go depth 3 searchmoves a3-a4");
     let lines = e.until("bestmove");
     assert_eq!(bestmove(lines.last().unwrap()), "a3-a4");
+    assert_eq!(last_depth_and_nodes(&lines).0, 3, "{lines:?}");
     e.send("go searchmoves a3-a5");
     let out = e.sync();
     assert_eq!(errors(&out).len(), 1, "{out:?}");
 }
 
+/// `searchmoves` with one move is a question about that move: it is
+/// searched to the depth asked and its score reported, not answered at
+/// once; a position with one legal move still gets one `info` line.
+#[test]
+fn searchmoves_with_one_move_reports_its_score() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go depth 4 searchmoves h3-h4");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert_eq!(infos.len(), 4, "{lines:?}");
+    assert!(
+        infos
+            .iter()
+            .all(|l| l.contains(" score ") && l.contains(" pv h3-h4")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap().split(' ').nth(1), Some("h3-h4"));
+    // One legal move (the forced capture d4xd6) on a minute's move time:
+    // answered after one iteration, with a score.
+    e.send("position fen W:Wd4:Bd5,a7");
+    e.send("go movetime 60000");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(lines.last().unwrap()), "d4xd6");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert_eq!(infos.len(), 1, "{lines:?}");
+    assert!(
+        infos[0].starts_with("info depth 1 ") && infos[0].contains(" score "),
+        "{lines:?}"
+    );
+}
+
+/// Absurd times mean "search until stop": nothing may answer before it.
 #[test]
 fn absurd_times_are_searched_until_stop() {
     let mut e = uci();
     let big = i64::MAX;
-    e.send(&format!(
-        "go wtime {big} btime {big} winc {big} binc {big} movestogo 1"
-    ));
-    std::thread::sleep(Duration::from_millis(50));
-    e.send("stop");
-    let lines = e.until("bestmove");
-    assert!(errors(&lines).is_empty(), "{lines:?}");
-    e.send(&format!("go movetime {big}"));
-    e.send("stop");
-    let lines = e.until("bestmove");
-    assert!(errors(&lines).is_empty(), "{lines:?}");
+    for go in [
+        format!("go wtime {big} btime {big} winc {big} binc {big} movestogo 1"),
+        format!("go movetime {big}"),
+    ] {
+        e.send(&go);
+        std::thread::sleep(Duration::from_millis(300));
+        let before = e.sync();
+        assert!(
+            before.iter().all(|l| l.starts_with("info depth")),
+            "{go}: answered before stop: {before:?}"
+        );
+        e.send("stop");
+        let lines = e.until("bestmove");
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+    }
 }
 
 #[test]
@@ -256,6 +321,10 @@ fn infinite_search_answers_isready_and_stops() {
     assert!(e.sync().is_empty());
 }
 
+/// A ponder search answers only after `ponderhit`, and then goes on
+/// searching on its own clock (here 100 ms less the 30 ms overhead, counted
+/// from the hit): the `bestmove` comes at least 50 ms after the hit (a lower
+/// bound, which no slow machine can break), and still by itself.
 #[test]
 fn ponder_waits_for_ponderhit() {
     let mut e = uci();
@@ -268,8 +337,16 @@ fn ponder_waits_for_ponderhit() {
         !out.iter().any(|l| l.starts_with("bestmove")),
         "bestmove while pondering: {out:?}"
     );
+    let hit = std::time::Instant::now();
     e.send("ponderhit");
-    e.until("bestmove");
+    let lines = e.until("bestmove");
+    let after = e.last_at.duration_since(hit);
+    assert!(
+        after >= Duration::from_millis(50),
+        "answered {after:?} after the hit"
+    );
+    assert!(after < Duration::from_secs(10), "{after:?}");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
     // go ponder ended by stop.
     e.send("go ponder");
     e.send("stop");
@@ -640,12 +717,47 @@ fn command_line_help_and_version() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: "));
 }
 
-/// A GUI may ask for more table than the machine has. With the address space
-/// capped at about 4 GB, `Hash 65536` cannot be had: the engine must take
-/// what the system gives, say so, and go on playing (not abort).
+/// A GUI may ask for more table than the machine can spare. With the
+/// address space capped at about 4 GB, `Hash 65536` is capped to half of
+/// it before any allocation: the engine says so, uses that, and plays.
 #[cfg(unix)]
 #[test]
-fn hash_larger_than_memory_is_reduced_not_fatal() {
+fn hash_larger_than_memory_is_capped_and_said() {
+    let text = under_ulimit(b"uci\nsetoption name Hash value 65536\nisready\ngo depth 2\n");
+    let note = text
+        .lines()
+        .find(|l| l.starts_with("info string Hash: 65536 MB asked for, "))
+        .unwrap_or_else(|| panic!("no Hash notice: {text}"));
+    // 4000000 kB of address space: at most half, 1953 MB (less when the
+    // machine or its cgroup is smaller still).
+    let used: usize = note
+        .split(", ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    assert!((1..=1953).contains(&used), "{note}");
+    assert!(!text.contains("the system gave only"), "{text}");
+    assert!(text.contains("readyok"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{text}"
+    );
+    // The same in Hub: an `info message=...` line, then the game goes on.
+    let text = under_ulimit(b"hub\nset-param name=hash value=65536\ninit\ngo think\nstop\n");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("info message=\"Hash: 65536 MB asked for, ")),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.starts_with("done move=")), "{text}");
+}
+
+/// Runs `tama` with the address space capped at about 4 GB on `input`;
+/// returns what it printed (it must exit 0 at end of input).
+#[cfg(unix)]
+fn under_ulimit(input: &[u8]) -> String {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
     let mut child = Command::new("sh")
@@ -654,45 +766,167 @@ fn hash_larger_than_memory_is_reduced_not_fatal() {
             "ulimit -v 4000000 && exec '{}'",
             env!("CARGO_BIN_EXE_tama")
         ))
+        .env("TAMA_STRICT", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("start tama under sh");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nsetoption name Hash value 65536\nisready\ngo depth 2\n")
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     // stdin is closed here: end of input finishes the search and exits.
     let out = child.wait_with_output().expect("tama ends at end of input");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "{text}");
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("info string Hash: the system gave only")),
-        "{text}"
-    );
-    assert!(text.contains("readyok"), "{text}");
+    text
+}
+
+/// A GUI's saved `Threads` may exceed this machine's CPUs: accepted (up to
+/// 256, as other UCI engines allow) with a notice, and the search runs.
+#[test]
+fn threads_beyond_the_cpus_are_accepted_with_a_notice() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut e = uci();
+    e.send("setoption name Threads value 256");
+    let out = e.sync();
+    assert!(errors(&out).is_empty(), "{out:?}");
     assert_eq!(
-        text.lines().filter(|l| l.starts_with("bestmove ")).count(),
-        1,
-        "{text}"
+        out,
+        vec![format!(
+            "info string Threads: 256 search threads on {cpus} CPUs; they share the CPUs, so expect no gain beyond {cpus}"
+        )]
+    );
+    e.send("setoption name Threads value 257");
+    assert_eq!(errors(&e.sync()).len(), 1);
+    // Within the CPUs: no notice.
+    e.send("setoption name Threads value 1");
+    assert!(e.sync().is_empty());
+    e.send(&format!("setoption name Threads value {}", cpus + 1));
+    assert_eq!(e.sync().len(), 1);
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let start = Position::startpos(Rules::default());
+    assert!(start.parse_move(bestmove(lines.last().unwrap())).is_ok());
+}
+
+/// A search that fails (here broken on purpose through the test-only
+/// fault-injection build) is never papered over: an error line, a count
+/// in `d`; without strict mode the first legal move is played, in strict
+/// mode (`TAMA_STRICT=1`, what every other test runs with) the process
+/// ends with status 3 and no `bestmove`.
+#[test]
+fn failing_search_is_reported_counted_and_fatal_when_strict() {
+    for (fault, says) in [
+        (
+            "panic",
+            "info string error: the search failed (injected fault",
+        ),
+        (
+            "illegal",
+            "info string error: the search answered an illegal move",
+        ),
+    ] {
+        let mut e = Engine::start_env(
+            &["uci"],
+            &[("TAMA_INJECT_FAULT", fault), ("TAMA_STRICT", "0")],
+        );
+        e.send("position startpos");
+        e.send("go depth 2");
+        let lines = e.until("bestmove");
+        let err = lines
+            .iter()
+            .find(|l| l.starts_with("info string error: "))
+            .unwrap_or_else(|| panic!("{fault}: no error line: {lines:?}"));
+        assert!(err.starts_with(says), "{fault}: {err}");
+        assert!(
+            err.ends_with("; playing the first legal move, a3-a4"),
+            "{fault}: {err}"
+        );
+        assert_eq!(lines.last().unwrap(), "bestmove a3-a4", "{fault}");
+        e.send("go depth 1");
+        e.until("bestmove");
+        e.send("d");
+        let d = e.until("Game state:");
+        assert!(
+            d.iter().any(|l| l.starts_with("Search faults: 2 ")),
+            "{fault}: {d:?}"
+        );
+
+        let mut e = Engine::start_env(&["uci"], &[("TAMA_INJECT_FAULT", fault)]);
+        e.send("go depth 2");
+        let mut lines = Vec::new();
+        while let Some(l) = e.recv_timeout(protocol_support::TIMEOUT) {
+            lines.push(l);
+        }
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "{fault}: {lines:?}"
+        );
+        let err = lines
+            .last()
+            .unwrap_or_else(|| panic!("{fault}: nothing printed"));
+        assert!(err.starts_with(says), "{fault}: {err}");
+        assert!(
+            err.ends_with("strict mode (TAMA_STRICT): exiting with status 3"),
+            "{err}"
+        );
+        let (status, _) = e.close();
+        assert_eq!(status.code(), Some(3), "{fault}");
+    }
+    // Without an injected fault the count stays at 0.
+    let mut e = uci();
+    e.send("go depth 2");
+    e.until("bestmove");
+    e.send("d");
+    let d = e.until("Game state:");
+    assert!(
+        d.iter().any(|l| l.starts_with("Search faults: 0 ")),
+        "{d:?}"
     );
 }
 
 /// `tama [uci|hub] --set NAME=VALUE` starts the loop with a search switch
-/// changed (what measured matches between settings use); a bad switch is
-/// refused at start with status 2 instead of being ignored.
+/// changed (what measured matches between settings use): the same fixed
+/// depth search then visits a different number of nodes (LMR off searches
+/// more, reverse futility off too); a bad switch is refused at start with
+/// status 2 instead of being ignored.
 #[test]
 fn search_switches_from_the_command_line() {
-    let mut e = Engine::start_with(&["uci", "--set", "threat_probe=true", "--set", "rfp_depth=0"]);
-    e.send("uci");
-    e.until("uciok");
-    e.send("go depth 4");
-    let best = e.until("bestmove ");
-    assert!(best.last().unwrap().starts_with("bestmove "), "{best:?}");
-    e.send("quit");
+    let nodes_at_depth_6 = |args: &[&str]| {
+        let mut e = Engine::start_with(args);
+        e.send("uci");
+        e.until("uciok");
+        e.send("go depth 6");
+        let lines = e.until("bestmove ");
+        let (depth, nodes) = last_depth_and_nodes(&lines);
+        assert_eq!(depth, 6, "{args:?}: {lines:?}");
+        nodes
+    };
+    let default = nodes_at_depth_6(&["uci"]);
+    assert_eq!(
+        nodes_at_depth_6(&["uci"]),
+        default,
+        "the search is deterministic"
+    );
+    let no_lmr = nodes_at_depth_6(&["uci", "--set", "lmr_min_move=1000"]);
+    assert!(
+        no_lmr > default,
+        "LMR off: {no_lmr} nodes, default {default}"
+    );
+    let both = nodes_at_depth_6(&["uci", "--set", "lmr_min_move=1000", "--set", "rfp_depth=0"]);
+    assert!(both > no_lmr, "LMR and RFP off: {both}, LMR off {no_lmr}");
+    let hub_no_lmr = {
+        let mut e = Engine::start_with(&["hub", "--set", "lmr_min_move=1000"]);
+        e.send("hub");
+        e.until("wait");
+        e.send("level depth=6");
+        e.send("go think");
+        let lines = e.until("done");
+        let (depth, nodes) = last_depth_and_nodes(&lines);
+        assert_eq!(depth, 6, "{lines:?}");
+        nodes
+    };
+    assert_eq!(hub_no_lmr, no_lmr, "tama hub --set is the same switch");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tama"))
         .args(["uci", "--set", "no_such_switch=1"])
         .stdin(std::process::Stdio::null())

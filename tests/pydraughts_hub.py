@@ -13,8 +13,11 @@ usage: python3 tests/pydraughts_hub.py /abs/path/to/target/release/tama
 
 It creates (once) a scratch virtual environment with pydraughts (pinned, see
 PYDRAUGHTS) and re-runs itself inside it. Without network access it prints
-SKIP and exits 0, unless --strict is given. Exit status 1 when any move was
-illegal or the engine misbehaved.
+SKIP and exits 0, unless --strict is given (.ci/run gives it). Exit status 1
+when any move was illegal or the engine misbehaved. The engine runs with
+TAMA_STRICT=1: a search that fails (panics, or answers an illegal move) ends
+it with status 3 instead of being answered with the first legal move, so the
+games fail instead of passing on a broken search.
 """
 import argparse
 import os
@@ -99,6 +102,7 @@ def main():
 
 
 def play(a):
+    os.environ["TAMA_STRICT"] = "1"  # inherited by the engine HubEngine starts
     import draughts
     from draughts.engine import HubEngine, Limit
 

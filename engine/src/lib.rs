@@ -11,11 +11,14 @@
 //! - `notation`: every text form: algebraic moves, FEN, the Hub notation;
 //! - `eval`: the static evaluation; `search`: the search, its scores and
 //!   its transposition table, and `bench`, its signature;
-//! - `rng`: the one pseudo-random generator (tests, self-play, the runner).
+//! - `rng`: the one pseudo-random generator (tests, self-play, the runner);
+//! - `egtb`: the endgame databases: built by retrograde analysis, probed by
+//!   the search.
 
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod egtb;
 // eval.rs is being rewritten for the learned evaluation (another branch);
 // its doc comments come with that rewrite.
 #[allow(missing_docs)]

@@ -48,13 +48,26 @@ pub fn perft_routes(pos: &Position, depth: u32) -> u64 {
         .sum()
 }
 
+/// Perft split by root move: each root move's leaves, and their total.
+pub struct Divide {
+    /// Each root move once, with its route count folded into the figure
+    /// when routes are counted.
+    pub moves: Vec<(Move, u64)>,
+    /// What `perft` (or `perft_routes`) gives: the sum of `moves`, except at
+    /// depth 0, where the root itself is the one leaf and no move splits it.
+    pub total: u64,
+}
+
 /// Perft split by root move (each root move once, with its route count
 /// folded into the figure when `routes` is set).
-pub fn divide(pos: &Position, depth: u32, routes: bool) -> Vec<(Move, u64)> {
+pub fn divide(pos: &Position, depth: u32, routes: bool) -> Divide {
     if depth == 0 {
-        return Vec::new();
+        return Divide {
+            moves: Vec::new(),
+            total: 1,
+        };
     }
-    generate_with_routes(pos)
+    let moves: Vec<(Move, u64)> = generate_with_routes(pos)
         .iter()
         .map(|&(m, n)| {
             let child = pos.play(&m);
@@ -65,7 +78,9 @@ pub fn divide(pos: &Position, depth: u32, routes: bool) -> Vec<(Move, u64)> {
             };
             (m, count)
         })
-        .collect()
+        .collect();
+    let total = moves.iter().map(|&(_, n)| n).sum();
+    Divide { moves, total }
 }
 
 #[cfg(test)]
@@ -88,7 +103,7 @@ mod tests {
     #[test]
     fn divide_sums_to_perft() {
         let start = Position::startpos(Rules::ARMENIAN);
-        let total: u64 = divide(&start, 4, false).iter().map(|x| x.1).sum();
+        let total = divide(&start, 4, false).total;
         assert_eq!(total, perft(&start, 4));
     }
 }

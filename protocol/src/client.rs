@@ -15,9 +15,6 @@ use std::time::{Duration, Instant};
 use tama_engine::notation::{hub, shorten};
 use tama_engine::{Color, Move, MoveError, Position, Rules};
 
-/// The runner's fake engine (tests/fixtures) writes Hub moves by this name.
-pub use tama_engine::notation::hub::move_text as hub_move;
-
 /// Longest line kept from an engine; the rest of a longer line is dropped.
 const MAX_LINE: usize = 64 * 1024;
 
@@ -74,6 +71,9 @@ pub enum Fault {
     Garbage(String),
     /// A well-formed move that is not legal (or ambiguous).
     Illegal(String),
+    /// The engine reported an error instead of searching (UCI
+    /// `info string error: ...`, Hub `error`), e.g. a `go` it refuses.
+    Refused(String),
 }
 
 impl Fault {
@@ -91,6 +91,7 @@ impl Fault {
                 m.clone()
             }
             Fault::Illegal(m) => format!("illegal move: {m}"),
+            Fault::Refused(m) => format!("engine error: {m}"),
         }
     }
 }
@@ -242,7 +243,11 @@ impl Engine {
         cmd.args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::null())
+            // The referee wants a failing search to be a failure: tama then
+            // exits (a crash, scored as such) instead of playing the first
+            // legal move. Other engines ignore the variable.
+            .env("TAMA_STRICT", "1");
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }
@@ -555,6 +560,11 @@ impl Engine {
         loop {
             match self.wait_line(stop_deadline, abort) {
                 Wait::Line(l) => {
+                    // An engine that reports an error will not move: no
+                    // point waiting for the hang timeout.
+                    if let Some(e) = parse_error(self.proto, &l) {
+                        return Err(Fault::Refused(shorten(&e)));
+                    }
                     if let Some(s) = parse_score(self.proto, &l) {
                         score = Some(s);
                     }
@@ -689,6 +699,25 @@ pub fn parse_score(proto: Proto, line: &str) -> Option<EngineScore> {
     }
 }
 
+/// The message of an error line (UCI `info string error: MSG`, Hub
+/// `error [message=MSG]`), or None if the line is not one.
+pub fn parse_error(proto: Proto, line: &str) -> Option<String> {
+    match proto {
+        Proto::Uci => line
+            .trim_start()
+            .strip_prefix("info string error:")
+            .map(|m| m.trim().to_string()),
+        Proto::Hub => {
+            let args = hub_args(line);
+            if args.first().map(|a| a.0.as_str()) != Some("error") {
+                return None;
+            }
+            let msg = args.iter().find(|(k, _)| k == "message");
+            Some(msg.map_or_else(|| "error".to_string(), |(_, v)| v.clone()))
+        }
+    }
+}
+
 /// The move text of a final answer line, or None if the line is not one.
 /// An answer line without a move gives an empty text.
 pub fn parse_bestmove(proto: Proto, line: &str) -> Option<String> {
@@ -818,6 +847,22 @@ pub fn hub_parse_move(pos: &Position, text: &str) -> Result<Move, Fault> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_lines_are_read_in_both_dialects() {
+        assert_eq!(
+            parse_error(Proto::Uci, "info string error: depth must be at least 1").as_deref(),
+            Some("depth must be at least 1")
+        );
+        assert_eq!(parse_error(Proto::Uci, "info string errors are fine"), None);
+        assert_eq!(parse_error(Proto::Uci, "info depth 3 score cp 0"), None);
+        assert_eq!(
+            parse_error(Proto::Hub, "error message=\"bad level\"").as_deref(),
+            Some("bad level")
+        );
+        assert_eq!(parse_error(Proto::Hub, "error").as_deref(), Some("error"));
+        assert_eq!(parse_error(Proto::Hub, "info depth=3 score=0.1"), None);
+    }
 
     #[test]
     fn engine_moves_are_read_as_faults() {

@@ -297,12 +297,13 @@ impl Reporter for HubReporter {
             .map(|(_, m)| move_text(m))
             .collect();
         Some(format!(
-            "info depth={} score={} nodes={} time={:.3} nps={:.2} pv=\"{}\"",
+            "info depth={} score={} nodes={} time={:.3} nps={:.2} tbhits={} pv=\"{}\"",
             i.depth,
             score_text(i.score),
             i.nodes,
             i.time.as_secs_f64(),
             i.nps as f64 / 1e6,
+            i.tbhits,
             pv.join(" ")
         ))
     }
@@ -327,6 +328,13 @@ fn param_line(d: &OptionDef, hub: &str, value: String) -> Option<String> {
         Kind::Check { .. } => "type=bool".to_string(),
         Kind::Combo { values, .. } => format!("type=enum values=\"{}\"", values.join(" ")),
         Kind::Button => return None,
+        Kind::Text { .. } => "type=string".to_string(),
+    };
+    // A path may be empty or hold spaces: quoted, it stays one value.
+    let value = if value.is_empty() || value.contains(char::is_whitespace) {
+        format!("\"{value}\"")
+    } else {
+        value
     };
     Some(format!("param name={hub} value={value} {kind}"))
 }
@@ -497,15 +505,13 @@ mod tests {
 
     #[test]
     fn pydraughts_test_vectors() {
-        // /work/notes/hub_experiments/test_vectors.json, when present: every
-        // vector's position and moves decode, and our legal list equals
-        // pydraughts' legal list.
-        let Ok(text) = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/hub_vectors.txt"
-        )) else {
-            return;
-        };
+        // Vectors recorded from pydraughts (tests/data/hub_vectors.txt,
+        // committed): every vector's position and moves decode, and our
+        // legal list equals pydraughts' legal list. A missing file is a
+        // failure, not a pass.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hub_vectors.txt");
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("cannot read the pydraughts vectors {path}: {e}"));
         let (mut checked, mut skipped, mut pydraughts_bug, mut cut) = (0, 0, 0, 0);
         for line in text
             .lines()

@@ -9,12 +9,13 @@
 
 pub mod client;
 pub mod hub;
+pub mod memory;
 pub mod options;
 pub mod session;
 pub mod text;
 pub mod uci;
 
-use session::{Dialect, Out, Session};
+use session::{Dialect, FaultPolicy, Out, Session};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use tama_engine::notation;
@@ -41,7 +42,12 @@ pub fn run<R: BufRead>(
     tuning: Tuning,
 ) -> i32 {
     let out = Out::new(output);
-    let new_session = |d| Session::new(d, out.clone()).with_tuning(tuning.clone());
+    let policy = FaultPolicy::from_env();
+    let new_session = |d| {
+        Session::new(d, out.clone())
+            .with_tuning(tuning.clone())
+            .with_fault_policy(policy.clone())
+    };
     let mut session: Option<Session> = dialect.map(new_session);
     let mut hub_state = hub::HubState::default();
     loop {

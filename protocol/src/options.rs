@@ -25,6 +25,10 @@ pub enum Kind {
         values: &'static [&'static str],
     },
     Button,
+    /// Free text (a path); UCI's `string`.
+    Text {
+        default: &'static str,
+    },
 }
 
 /// One option: its UCI name, its Hub name (`None`: not offered in Hub), its kind.
@@ -38,12 +42,14 @@ pub struct OptionDef {
 pub const MAX_MULTIPV: i64 = 64;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
-/// The most search threads allowed: the number of CPUs.
-pub fn max_threads() -> i64 {
-    std::thread::available_parallelism()
-        .map(|n| n.get() as i64)
-        .unwrap_or(1)
-        .max(1)
+/// The most search threads allowed. More than the CPUs is accepted (a
+/// GUI's saved setting may come from a bigger machine; other UCI engines
+/// allow as many), with a notice that they share the CPUs.
+pub const MAX_THREADS: i64 = 256;
+
+/// The CPUs this process may run on.
+pub fn cpu_count() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// All options, in the order they are shown.
@@ -64,7 +70,7 @@ pub fn definitions() -> Vec<OptionDef> {
             kind: Kind::Spin {
                 default: 1,
                 min: 1,
-                max: max_threads(),
+                max: MAX_THREADS,
             },
         },
         OptionDef {
@@ -129,6 +135,20 @@ pub fn definitions() -> Vec<OptionDef> {
                 values: &["normal", "sparring"],
             },
         },
+        OptionDef {
+            uci: "EGTBPath",
+            hub: Some("egtbpath"),
+            kind: Kind::Text { default: "" },
+        },
+        OptionDef {
+            uci: "EGTBPieces",
+            hub: Some("egtbpieces"),
+            kind: Kind::Spin {
+                default: tama_engine::egtb::MAX_PIECES as i64,
+                min: 0,
+                max: tama_engine::egtb::MAX_PIECES as i64,
+            },
+        },
     ]
 }
 
@@ -157,6 +177,10 @@ pub struct Settings {
     pub rules: Rules,
     pub baseline: bool,
     pub style: Style,
+    /// The endgame databases' directory ("": none).
+    pub egtb_path: String,
+    /// Probe positions of up to this many pieces.
+    pub egtb_pieces: u32,
 }
 
 impl Default for Settings {
@@ -170,6 +194,8 @@ impl Default for Settings {
             rules: Rules::default(),
             baseline: false,
             style: Style::Normal,
+            egtb_path: String::new(),
+            egtb_pieces: tama_engine::egtb::MAX_PIECES,
         }
     }
 }
@@ -180,6 +206,8 @@ pub enum Effect {
     None,
     ClearHash,
     RulesChanged,
+    /// The endgame databases' directory changed: open it.
+    TablesChanged,
 }
 
 impl Settings {
@@ -196,6 +224,8 @@ impl Settings {
             "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
             "baseline" => self.baseline.to_string(),
             "style" => self.style.to_string(),
+            "egtbpath" => self.egtb_path.clone(),
+            "egtbpieces" => self.egtb_pieces.to_string(),
             _ => String::new(),
         }
     }
@@ -238,6 +268,7 @@ impl Settings {
                     "hash" => self.hash_mb = n as usize,
                     "threads" => self.threads = n as usize,
                     "multipv" => self.multipv = n as usize,
+                    "egtbpieces" => self.egtb_pieces = n as u32,
                     _ => self.move_overhead_ms = n as u64,
                 }
                 Ok(Effect::None)
@@ -254,6 +285,11 @@ impl Settings {
                     }
                 }
                 Ok(Effect::None)
+            }
+            Kind::Text { .. } => {
+                // UCI spells the empty string `<empty>`.
+                self.egtb_path = value.filter(|v| *v != "<empty>").unwrap_or("").to_string();
+                Ok(Effect::TablesChanged)
             }
             Kind::Combo { .. } => {
                 let text = need()?;
@@ -294,6 +330,8 @@ mod tests {
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
         assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
         assert_eq!(s.style, Style::Sparring);
+        assert_eq!(s.set("Threads", Some("256")), Ok(Effect::None));
+        assert_eq!(s.threads, 256);
     }
 
     #[test]
@@ -305,7 +343,8 @@ mod tests {
             ("Hash", Some("65537")),
             ("Hash", Some("lots")),
             ("Hash", None),
-            ("Threads", Some("100000")),
+            ("Threads", Some("257")),
+            ("Threads", Some("0")),
             ("Variant", Some("russian")),
             ("CaptureRemoval", Some("later")),
             ("MidCapturePromotion", Some("maybe")),

@@ -8,13 +8,17 @@
 //! the "searching" flag under the same lock, so a new `go` sent after the
 //! answer always finds the engine idle.
 
-use crate::options::{Effect, Settings};
+use crate::memory::MemoryLimits;
+use crate::options::{cpu_count, Effect, Settings};
 use crate::text::one_line;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use tama_engine::egtb::Tablebase;
 use tama_engine::movegen::legal_moves;
 use tama_engine::search::{
     SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher, Tuning,
@@ -75,6 +79,17 @@ impl Out {
     }
 }
 
+/// The databases `settings` name (none for an empty path), every file
+/// checked.
+fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, String> {
+    if settings.egtb_path.is_empty() {
+        return Ok(None);
+    }
+    Tablebase::open(Path::new(&settings.egtb_path), settings.rules)
+        .map(|tb| Some(Arc::new(tb)))
+        .map_err(|e| format!("EGTBPath: {e}"))
+}
+
 /// Formats search output for one dialect (`info` lines and the final answer).
 pub trait Reporter: Send + Sync + 'static {
     fn info(&self, root: &Position, info: &SearchInfo) -> Option<String>;
@@ -96,6 +111,59 @@ pub fn checked_line(root: &Position, pv: &[Move]) -> Vec<(Position, Move)> {
     out
 }
 
+/// The one-line error of a dialect: `info string error: ...` (UCI),
+/// `error message="..."` (Hub).
+pub fn error_line(dialect: Dialect, msg: &str) -> String {
+    let msg = one_line(msg);
+    match dialect {
+        Dialect::Uci => format!("info string error: {msg}"),
+        Dialect::Hub => format!("error message=\"{}\"", msg.replace('"', "'")),
+    }
+}
+
+/// A deliberately broken search, for the tests that check a failing search
+/// is reported (`TAMA_INJECT_FAULT=panic|illegal`, read only in builds with
+/// the test-only `fault-injection` feature; docs/protocol.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InjectedFault {
+    /// The search thread panics.
+    Panic,
+    /// The search answers a move that is not legal.
+    Illegal,
+}
+
+/// How a session treats a search that fails (panics, or answers an illegal
+/// move): either way the error is printed and counted; `strict` then ends
+/// the process with status 3 instead of playing the first legal move.
+#[derive(Clone, Debug, Default)]
+pub struct FaultPolicy {
+    /// `TAMA_STRICT=1`: a failing search is fatal (tests and the match
+    /// runner's referee set it).
+    pub strict: bool,
+    /// Test-only: break every search this way.
+    pub inject: Option<InjectedFault>,
+}
+
+impl FaultPolicy {
+    /// The policy the environment asks for (`TAMA_STRICT`, and in test
+    /// builds `TAMA_INJECT_FAULT`).
+    pub fn from_env() -> FaultPolicy {
+        let strict = std::env::var("TAMA_STRICT").is_ok_and(|v| !v.is_empty() && v != "0");
+        #[cfg(feature = "fault-injection")]
+        let inject = match std::env::var("TAMA_INJECT_FAULT").as_deref() {
+            Ok("panic") => Some(InjectedFault::Panic),
+            Ok("illegal") => Some(InjectedFault::Illegal),
+            _ => None,
+        };
+        #[cfg(not(feature = "fault-injection"))]
+        let inject = None;
+        FaultPolicy { strict, inject }
+    }
+}
+
+/// The exit status of a strict session whose search failed.
+pub const STRICT_FAULT_STATUS: i32 = 3;
+
 pub struct Session {
     pub dialect: Dialect,
     pub settings: Settings,
@@ -109,6 +177,14 @@ pub struct Session {
     worker: Option<JoinHandle<Searcher>>,
     /// Selective-search switches every searcher of this session gets.
     tuning: Tuning,
+    /// What the table may take (read once, at the start).
+    memory: MemoryLimits,
+    /// Searches that failed (panicked or answered an illegal move) in this
+    /// session: `d` shows it.
+    faults: Arc<AtomicU64>,
+    policy: FaultPolicy,
+    /// The endgame databases of `EGTBPath` under the current rules.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Session {
@@ -126,6 +202,10 @@ impl Session {
             pending_clear: false,
             worker: None,
             tuning: Tuning::default(),
+            memory: MemoryLimits::of_this_process(),
+            faults: Arc::new(AtomicU64::new(0)),
+            policy: FaultPolicy::default(),
+            tablebase: None,
         }
     }
 
@@ -134,14 +214,33 @@ impl Session {
         self
     }
 
+    pub fn with_fault_policy(mut self, policy: FaultPolicy) -> Session {
+        self.policy = policy;
+        self
+    }
+
+    /// How many searches of this session failed (and were answered with
+    /// the first legal move).
+    pub fn search_faults(&self) -> u64 {
+        self.faults.load(Ordering::Relaxed)
+    }
+
     /// Prints one error line in the session's dialect.
     pub fn error(&self, msg: &str) {
+        self.out.line(&error_line(self.dialect, msg));
+    }
+
+    /// Prints a notice that is not an error: `info string <msg>` in UCI;
+    /// in Hub an `info` line with a `message` argument (the Hub grammar has
+    /// no free text line, and GUIs ignore arguments they do not know).
+    pub fn note(&self, msg: &str) {
         let msg = one_line(msg);
         match self.dialect {
-            Dialect::Uci => self.out.line(&format!("info string error: {msg}")),
-            Dialect::Hub => self
-                .out
-                .line(&format!("error message=\"{}\"", msg.replace('"', "'"))),
+            Dialect::Uci => self.out.line(&format!("info string {msg}")),
+            Dialect::Hub => self.out.line(&format!(
+                "info message=\"{}\"",
+                msg.replace('"', "'").replace('=', ":")
+            )),
         }
     }
 
@@ -150,16 +249,59 @@ impl Session {
     }
 
     /// Sets an option; rule changes carry the current game over when they can.
+    /// A directory of endgame databases that cannot be opened (missing,
+    /// damaged, no table for these rules) is refused with the reason.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let mut next = self.settings.clone();
         let effect = next.set(name, value)?;
+        if effect == Effect::TablesChanged {
+            self.tablebase = open_tables(&next)?;
+            self.report_tables();
+        }
         self.settings = next;
+        let cpus = cpu_count();
+        if crate::options::normalize(name) == "threads" && self.settings.threads > cpus {
+            self.note(&format!(
+                "Threads: {} search threads on {cpus} CPUs; they share the CPUs, so expect no gain beyond {cpus}",
+                self.settings.threads
+            ));
+        }
         match effect {
-            Effect::None => {}
+            Effect::None | Effect::TablesChanged => {}
             Effect::ClearHash => self.pending_clear = true,
-            Effect::RulesChanged => self.apply_rules(),
+            Effect::RulesChanged => {
+                self.apply_rules();
+                self.reopen_tables();
+            }
         }
         Ok(())
+    }
+
+    /// The databases again after a rule change: those of the new rules,
+    /// or none, loudly, when the directory has none (or a damaged one).
+    fn reopen_tables(&mut self) {
+        match open_tables(&self.settings) {
+            Ok(tables) => {
+                self.tablebase = tables;
+                self.report_tables();
+            }
+            Err(e) => {
+                self.tablebase = None;
+                self.error(&format!("{e}; searching without endgame databases"));
+            }
+        }
+    }
+
+    /// Says which databases are in use (UCI only: Hub has no free text).
+    fn report_tables(&self) {
+        if let (Some(tb), Dialect::Uci) = (&self.tablebase, self.dialect) {
+            self.out.line(&format!(
+                "info string EGTB: {} tables, complete up to {} pieces ({})",
+                tb.headers().len(),
+                tb.complete_pieces(),
+                tb.rules()
+            ));
+        }
     }
 
     /// Re-plays the current game under the (new) rules; if one of its moves
@@ -205,9 +347,9 @@ impl Session {
         match self.searcher.take() {
             Some(s) => s,
             None => {
-                self.searcher_hash_mb = self.settings.hash_mb;
+                self.searcher_hash_mb = self.table_mb();
                 self.pending_clear = false;
-                let mut searcher = Searcher::new(self.settings.hash_mb);
+                let mut searcher = Searcher::new(self.searcher_hash_mb);
                 *searcher.tuning_mut() = self.tuning.clone();
                 self.report_short_table(&searcher);
                 searcher
@@ -218,21 +360,37 @@ impl Session {
     /// Resizes the table if the `Hash` option changed since it was made
     /// (a resize clears it, so a pending clear is done too).
     fn apply_hash_size(&mut self, searcher: &mut Searcher) {
-        if self.searcher_hash_mb != self.settings.hash_mb {
-            searcher.set_hash_mb(self.settings.hash_mb);
-            self.searcher_hash_mb = self.settings.hash_mb;
+        if self.searcher_hash_mb != self.table_mb() {
+            self.searcher_hash_mb = self.table_mb();
+            searcher.set_hash_mb(self.searcher_hash_mb);
             self.pending_clear = false;
             self.report_short_table(searcher);
         }
     }
 
-    /// Says so when the system gave the table less memory than `Hash` asked.
+    /// The table size to make: `Hash`, capped to what the machine can
+    /// spare (`memory`).
+    fn table_mb(&self) -> usize {
+        match self.memory.hash_cap_mb() {
+            Some(cap) => self.settings.hash_mb.min(cap),
+            None => self.settings.hash_mb,
+        }
+    }
+
+    /// Says so, in both dialects, when the table is smaller than `Hash`
+    /// asked: capped to what the machine can spare, or refused by the
+    /// allocator.
     fn report_short_table(&self, searcher: &Searcher) {
-        let got = searcher.hash_mb();
-        if got < self.settings.hash_mb && self.dialect == Dialect::Uci {
-            self.out.line(&format!(
-                "info string Hash: the system gave only {got} MB of the {} MB asked for",
-                self.settings.hash_mb
+        let (asked, capped, got) = (self.settings.hash_mb, self.table_mb(), searcher.hash_mb());
+        if capped < asked {
+            self.note(&format!(
+                "Hash: {asked} MB asked for, {capped} MB used: the table takes at most half of {}",
+                self.memory.tightest()
+            ));
+        }
+        if got < capped {
+            self.note(&format!(
+                "Hash: the system gave only {got} MB of the {capped} MB asked for"
             ));
         }
     }
@@ -267,7 +425,10 @@ impl Session {
             control: Arc::clone(&self.control),
             out: self.out.clone(),
             reporter: Arc::clone(&reporter),
-            hash_mb: self.settings.hash_mb,
+            hash_mb: self.searcher_hash_mb,
+            dialect: self.dialect,
+            faults: Arc::clone(&self.faults),
+            policy: self.policy.clone(),
         };
         job.control.reset(job.limits.ponder);
         self.out.set_searching(true);
@@ -279,7 +440,13 @@ impl Session {
             Ok(h) => self.worker = Some(h),
             Err(e) => {
                 // No thread: answer at once with the first legal move.
-                self.error(&format!("cannot start the search thread: {e}"));
+                self.faults.fetch_add(1, Ordering::Relaxed);
+                self.error(&format!(
+                    "cannot start the search thread: {e}; playing the first legal move"
+                ));
+                if self.policy.strict {
+                    std::process::exit(STRICT_FAULT_STATUS);
+                }
                 let outcome = SearchOutcome {
                     best_move: legal_moves(&root).first().copied(),
                     ..SearchOutcome::default()
@@ -322,6 +489,8 @@ impl Session {
         o.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
         o.baseline = self.settings.baseline;
         o.style = self.settings.style;
+        o.egtb_pieces = self.settings.egtb_pieces;
+        searcher.set_tablebase(self.tablebase.clone());
         searcher
     }
 
@@ -361,18 +530,27 @@ struct SearchJob {
     reporter: Arc<dyn Reporter>,
     /// For a fresh searcher, should the search panic.
     hash_mb: usize,
+    dialect: Dialect,
+    faults: Arc<AtomicU64>,
+    policy: FaultPolicy,
 }
 
 impl SearchJob {
     /// Searches, waits for `stop` or `ponderhit` when the search must not
     /// answer by itself, prints the answer (always exactly one) and hands
-    /// the searcher back. A panicking search is answered with the first
-    /// legal move and replaced by a fresh searcher of the same settings.
+    /// the searcher back. A failing search (a panic, an illegal move) is
+    /// reported as an error and counted; it is answered with the first
+    /// legal move, or in strict mode ends the process. A panicking searcher
+    /// is replaced by a fresh one of the same settings.
     fn run(self, mut searcher: Searcher) -> Searcher {
         let (root, out, reporter) = (self.root, &self.out, &self.reporter);
         let options = searcher.options().clone();
         let tuning = searcher.tuning().clone();
+        let inject = self.policy.inject;
         let result = catch_unwind(AssertUnwindSafe(|| {
+            if inject == Some(InjectedFault::Panic) {
+                panic!("injected fault (TAMA_INJECT_FAULT=panic)");
+            }
             let mut report = |info: &SearchInfo| {
                 if let Some(line) = reporter.info(&root, info) {
                     out.line(&line);
@@ -380,48 +558,99 @@ impl SearchJob {
             };
             searcher.search(&self.game, &self.limits, &self.control, &mut report)
         }));
-        let (outcome, searcher) = match result {
-            Ok(outcome) => (outcome, searcher),
-            Err(_) => {
-                // Never lose the answer: fall back to the first legal move.
-                out.line("info string error: the search failed; playing the first legal move");
+        let (mut outcome, searcher, mut fault) = match result {
+            Ok(outcome) => (outcome, searcher, None),
+            Err(payload) => {
                 let mut fresh = Searcher::new(self.hash_mb);
                 *fresh.options_mut() = options;
                 *fresh.tuning_mut() = tuning;
-                let outcome = SearchOutcome {
-                    best_move: legal_moves(&root).first().copied(),
-                    ..SearchOutcome::default()
-                };
-                (outcome, fresh)
+                let why = panic_text(payload.as_ref());
+                (
+                    SearchOutcome::default(),
+                    fresh,
+                    Some(format!("the search failed ({why})")),
+                )
             }
         };
+        if inject == Some(InjectedFault::Illegal) {
+            outcome.best_move = Some(not_a_move());
+        }
         // An infinite or ponder search answers only when told to.
         let control = &self.control;
         while !control.is_stopped() && (self.limits.infinite || control.is_pondering()) {
             std::thread::park_timeout(Duration::from_millis(20));
         }
-        let outcome = sanitize(&root, outcome);
+        let (outcome, problem) = sanitize(&root, outcome);
+        if fault.is_none() {
+            fault = problem;
+        }
+        if let Some(why) = fault {
+            self.faults.fetch_add(1, Ordering::Relaxed);
+            let answer = outcome.best_move.map_or("no move".to_string(), |m| {
+                format!("the first legal move, {}", root.move_text(&m))
+            });
+            if self.policy.strict {
+                out.line(&error_line(
+                    self.dialect,
+                    &format!("{why}; strict mode (TAMA_STRICT): exiting with status {STRICT_FAULT_STATUS}"),
+                ));
+                std::process::exit(STRICT_FAULT_STATUS);
+            }
+            out.line(&error_line(
+                self.dialect,
+                &format!("{why}; playing {answer}"),
+            ));
+        }
         out.finish(&reporter.best(&root, &outcome));
         searcher
     }
 }
 
-/// Makes sure the reported moves are legal: an illegal best move is replaced
-/// by the first legal one, an illegal ponder move dropped.
-fn sanitize(root: &Position, mut outcome: SearchOutcome) -> SearchOutcome {
+/// What a panic said, for the error line.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+/// A move no position allows (a man moving onto its own square): what the
+/// injected `illegal` fault answers.
+fn not_a_move() -> Move {
+    let a1 = tama_engine::Square::from_coords(0, 0).expect("a1 is on the board");
+    Move::quiet(a1, a1, false)
+}
+
+/// Checks the reported moves: an illegal (or missing) best move is replaced
+/// by the first legal one, an illegal ponder move dropped; the second value
+/// says what was wrong, for the error line.
+fn sanitize(root: &Position, mut outcome: SearchOutcome) -> (SearchOutcome, Option<String>) {
     let legal = legal_moves(root);
-    match outcome.best_move {
+    let problem = match outcome.best_move {
         Some(m) if legal.contains(&m) => {
-            if let Some(p) = outcome.ponder_move {
-                if !legal_moves(&root.play(&m)).contains(&p) {
-                    outcome.ponder_move = None;
-                }
+            let ponder_ok = outcome
+                .ponder_move
+                .is_none_or(|p| legal_moves(&root.play(&m)).contains(&p));
+            if ponder_ok {
+                None
+            } else {
+                outcome.ponder_move = None;
+                Some("the search answered an illegal ponder move (dropped)".to_string())
             }
         }
-        _ => {
+        None if legal.is_empty() => None,
+        other => {
             outcome.best_move = legal.first().copied();
             outcome.ponder_move = None;
+            Some(match other {
+                Some(m) => format!(
+                    "the search answered an illegal move (from {} to {})",
+                    m.from, m.to
+                ),
+                None => "the search answered no move".to_string(),
+            })
         }
-    }
-    outcome
+    };
+    (outcome, problem)
 }

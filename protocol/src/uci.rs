@@ -9,7 +9,7 @@ use crate::session::{checked_line, Reporter, Session};
 use crate::Flow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tama_engine::movegen::legal_moves;
+use tama_engine::movegen::{capture_routes, legal_moves};
 use tama_engine::notation::quote_short;
 use tama_engine::perft::divide;
 use tama_engine::search::{
@@ -65,6 +65,7 @@ pub enum Command {
     PonderHit,
     Quit,
     Display,
+    LegalMoves,
     Eval,
     Bench(Option<u32>),
 }
@@ -120,6 +121,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "ponderhit" => no_args(Command::PonderHit),
         "quit" => no_args(Command::Quit),
         "d" => no_args(Command::Display),
+        "legalmoves" => no_args(Command::LegalMoves),
         "eval" => no_args(Command::Eval),
         "register" => Ok(Command::Register),
         "debug" => match rest {
@@ -142,7 +144,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
             _ => Err("bench takes at most one argument, the depth".into()),
         },
         _ => Err(format!(
-            "unknown command {}; commands: uci isready setoption ucinewgame position go stop ponderhit quit d eval bench",
+            "unknown command {}; commands: uci isready setoption ucinewgame position go stop ponderhit quit d legalmoves eval bench",
             quote_short(cmd)
         )),
     }
@@ -328,7 +330,7 @@ fn score_text(score: Score, bound: Bound) -> String {
 impl Reporter for UciReporter {
     fn info(&self, root: &Position, i: &SearchInfo) -> Option<String> {
         let mut s = format!(
-            "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
+            "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} tbhits {} time {}",
             i.depth,
             i.seldepth,
             i.multipv,
@@ -336,6 +338,7 @@ impl Reporter for UciReporter {
             i.nodes,
             i.nps,
             i.hashfull,
+            i.tbhits,
             i.time.as_millis()
         );
         let line = checked_line(root, &i.pv);
@@ -404,6 +407,14 @@ fn introduce(s: &Session) {
                 )
             }
             Kind::Button => format!("option name {} type button", d.uci),
+            Kind::Text { default } => {
+                let default = if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                };
+                format!("option name {} type string default {default}", d.uci)
+            }
         };
         s.out.line(&line);
     }
@@ -414,15 +425,11 @@ fn introduce(s: &Session) {
 fn perft(s: &Session, depth: u32) {
     let pos = *s.game.position();
     let started = Instant::now();
-    let mut total = 0u64;
-    for (m, n) in divide(&pos, depth, false) {
-        s.out.line(&format!("{}: {n}", pos.move_text(&m)));
-        total += n;
+    let split = divide(&pos, depth, false);
+    for (m, n) in &split.moves {
+        s.out.line(&format!("{}: {n}", pos.move_text(m)));
     }
-    if depth == 0 {
-        total = 1;
-    }
-    s.out.line(&format!("Nodes searched: {total}"));
+    s.out.line(&format!("Nodes searched: {}", split.total));
     if s.debug {
         s.out.line(&format!(
             "info string perft time {} ms",
@@ -466,7 +473,8 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         Command::Stop => s.stop(),
         Command::PonderHit => s.ponder_hit(),
         Command::Quit => return Ok(Flow::Quit),
-        Command::Display => s.out.line(&display(&s.game)),
+        Command::Display => s.out.line(&display(&s.game, s.search_faults())),
+        Command::LegalMoves => s.out.line(&legal_moves_text(&s.game)),
         Command::Eval => {
             let pos = s.game.position();
             s.out.line(&eval::breakdown(pos).to_string());
@@ -476,8 +484,50 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
     Ok(Flow::Continue)
 }
 
-/// The `d` command: the board, FEN, side to move, rules, legal moves, state.
-pub fn display(game: &Game) -> String {
+/// The `legalmoves` command, for a GUI that implements no rule itself: one
+/// `legalmove <route> [captures <sq>..] [promotes]` line per way of playing
+/// each legal move (every route of a capture, its victims in jump order),
+/// then `legalmoves <n> state <state> fen <FEN>` with n distinct moves.
+pub fn legal_moves_text(game: &Game) -> String {
+    let pos = game.position();
+    let legal = legal_moves(pos);
+    let promotes = |yes: bool| if yes { " promotes" } else { "" };
+    let mut out = String::new();
+    if legal.first().is_some_and(|m| m.is_capture()) {
+        for r in capture_routes(pos) {
+            let victims: Vec<String> = r.victims().iter().map(|v| v.to_string()).collect();
+            out.push_str(&format!(
+                "legalmove {} captures {}{}\n",
+                r.text(),
+                victims.join(" "),
+                promotes(r.mv.promotes)
+            ));
+        }
+    } else {
+        for m in &legal {
+            out.push_str(&format!(
+                "legalmove {}{}\n",
+                pos.move_text(m),
+                promotes(m.promotes)
+            ));
+        }
+    }
+    let state = match game.status() {
+        GameStatus::Ongoing => "ongoing".to_string(),
+        GameStatus::Won(c) => format!("won-by-{}", c.name()),
+        GameStatus::DrawByRepetition => "drawn-by-repetition".to_string(),
+    };
+    out.push_str(&format!(
+        "legalmoves {} state {state} fen {}",
+        legal.len(),
+        pos.fen()
+    ));
+    out
+}
+
+/// The `d` command: the board, FEN, side to move, rules, legal moves, state,
+/// and how many searches of the session failed (`faults`).
+pub fn display(game: &Game, faults: u64) -> String {
     let pos = game.position();
     let mut s = String::from("   +-----------------+\n");
     for rank in (0..8u8).rev() {
@@ -520,6 +570,9 @@ pub fn display(game: &Game) -> String {
         ),
         GameStatus::DrawByRepetition => "threefold repetition (draw)".to_string(),
     };
+    s.push_str(&format!(
+        "Search faults: {faults} (searches that failed and were answered with the first legal move)\n"
+    ));
     s.push_str(&format!("Game state: {state}"));
     s
 }
@@ -576,6 +629,7 @@ mod tests {
             "setoption Hash 3",
             "setoption name Hash value",
             "uci now",
+            "legalmoves now",
             "bench 0",
             "hello",
         ] {

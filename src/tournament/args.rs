@@ -9,6 +9,7 @@
 
 use super::adjudication::{DrawAdjudication, ResignAdjudication};
 use super::config::{Config, EngineSpec, Order, Tournament};
+use super::shard::Shard;
 use super::sprt::Sprt;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -151,9 +152,10 @@ const FLAGS: &[Flag] = &[
         names: &["openings"],
         arity: Arity::Group,
         args: "builtin|file=PATH [KEY=VALUE...]",
-        help: "where games start: builtin (the default: a balanced set) or \
-               file=PATH, with format=fen|pdn, order=sequential|random, \
-               start=N (the first opening, from 1)",
+        help: "where games start: builtin (the default: the balanced suite of \
+               data/openings/) or file=PATH, with format=fen|pdn, \
+               order=sequential|random, start=N (the first opening, from 1); \
+               generate: the suite's candidates, made afresh",
         apply: openings,
     },
     Flag {
@@ -276,6 +278,14 @@ const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        names: &["shard"],
+        arity: Arity::One,
+        args: "K/N",
+        help: "play only the K-th of N disjoint parts of the match (pairs kept \
+               together, game numbers unchanged); --merge adds the N results files",
+        apply: |p, _, v| put(&mut p.config.shard, Shard::parse(&v[0]).map(Some)),
+    },
+    Flag {
         names: &["quiet"],
         arity: Arity::Switch,
         args: "",
@@ -383,14 +393,19 @@ const ENGINE_KEYS: &[EngineKey] = &[
     EngineKey {
         key: "depth",
         value: "N",
-        help: "a fixed search depth",
-        apply: |s, _, v| put(&mut s.tc.depth, num("depth", v).map(Some)),
+        help: "a fixed search depth, 1 to 1000",
+        apply: |s, _, v| put(&mut s.tc.depth, limit("depth", v, 1000).map(Some)),
     },
     EngineKey {
         key: "nodes",
         value: "N",
-        help: "a fixed number of nodes per move",
-        apply: |s, _, v| put(&mut s.tc.nodes, num("nodes", v).map(Some)),
+        help: "a fixed number of nodes per move, 1 to 10^15",
+        apply: |s, _, v| {
+            put(
+                &mut s.tc.nodes,
+                limit("nodes", v, 1_000_000_000_000_000).map(Some),
+            )
+        },
     },
     EngineKey {
         key: "timemargin",
@@ -468,6 +483,20 @@ fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
         .map_err(|_| format!("{flag}: expected a number, got {v:?}"))
 }
 
+/// A search limit: a whole number from 1 to `max` (an engine refuses
+/// `go depth 0`, and the game would be lost to a "hang" much later).
+fn limit<T>(key: &str, v: &str, max: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + From<u8> + std::fmt::Display,
+{
+    match v.parse::<T>() {
+        Ok(n) if n >= T::from(1) && n <= max => Ok(n),
+        _ => Err(format!(
+            "{key}: expected a whole number from 1 to {max}, got {v:?}"
+        )),
+    }
+}
+
 fn millis(flag: &str, v: &str) -> Result<Duration, String> {
     let ms: f64 = num(flag, v)?;
     if !ms.is_finite() || !(0.0..=1e9).contains(&ms) {
@@ -496,7 +525,14 @@ fn openings(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), String> {
     let o = &mut p.config.openings;
     for (k, v) in settings(v) {
         match k.as_str() {
-            "builtin" => o.file = None,
+            "builtin" => {
+                o.file = None;
+                o.generate = false;
+            }
+            "generate" => {
+                o.file = None;
+                o.generate = true;
+            }
             "file" => o.file = Some(PathBuf::from(v)),
             "format" => o.format = v.to_ascii_lowercase(),
             "order" => {
@@ -698,6 +734,12 @@ fn check(c: &Config) -> Result<(), String> {
     if c.sprt.is_some() && c.engines.len() != 2 {
         return Err("-sprt needs exactly two engines".into());
     }
+    if c.sprt.is_some() && c.shard.is_some() {
+        return Err(
+            "-sprt with -shard: a shard must not stop on its part alone; give -sprt to --merge"
+                .into(),
+        );
+    }
     for e in &c.engines {
         if !e.tc.is_limited() {
             return Err(format!(
@@ -850,6 +892,14 @@ mod tests {
             "-engine cmd=a tc=x -engine cmd=b st=1",
             "-engine cmd=a st=1 -engine cmd=b st=1 -variant chess",
             "-engine cmd=a st=1 -engine cmd=b st=1 -concurrency 0",
+            "-engine cmd=a depth=0 -engine cmd=b st=1",
+            "-engine cmd=a st=1 -engine cmd=b st=1 -each depth=0",
+            "-engine cmd=a nodes=0 -engine cmd=b st=1",
+            "-engine cmd=a depth=-2 -engine cmd=b st=1",
+            "-engine cmd=a depth=1001 -engine cmd=b st=1",
+            "-engine cmd=a nodes=1e30 -engine cmd=b st=1",
+            "-engine cmd=a st=1 -engine cmd=b st=1 -shard 3/2",
+            "-engine cmd=a st=1 -engine cmd=b st=1 -shard 1/2 -sprt",
         ] {
             assert!(parse(&argv(bad)).is_err(), "{bad:?}");
         }

@@ -88,6 +88,17 @@ impl TimeControl {
             || self.nodes.is_some()
     }
 
+    /// The most time, in seconds, this control gives one side for `moves`
+    /// moves; None when it does not limit time (fixed depth or nodes).
+    pub fn time_for_moves(&self, moves: u32) -> Option<f64> {
+        if let Some(t) = self.movetime {
+            return Some(t.as_secs_f64() * f64::from(moves));
+        }
+        let base = self.base?.as_secs_f64();
+        let periods = self.moves.map_or(1, |m| moves.div_ceil(m).max(1));
+        Some(base * f64::from(periods) + self.increment.as_secs_f64() * f64::from(moves))
+    }
+
     /// For the PDN `TimeControl` tag and the tables.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

@@ -4,6 +4,7 @@
 
 use super::adjudication::Adjudication;
 use super::clock::TimeControl;
+use super::shard::Shard;
 use super::sprt::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,8 +35,11 @@ pub enum Order {
 
 #[derive(Clone, Debug, Default)]
 pub struct OpeningsSpec {
-    /// None: the built-in set.
+    /// None: the built-in suite.
     pub file: Option<PathBuf>,
+    /// `-openings generate`: the suite's candidates, made afresh (to make a
+    /// new suite; see `openings`).
+    pub generate: bool,
     pub format: String,
     pub order: Order,
     /// 1-based index of the first opening used.
@@ -60,6 +64,8 @@ pub struct Config {
     pub event: String,
     pub pdnout: Option<PathBuf>,
     pub results: Option<PathBuf>,
+    /// `-shard K/N`: play only that part of the schedule.
+    pub shard: Option<Shard>,
     pub quiet: bool,
 }
 
@@ -74,6 +80,7 @@ impl Default for Config {
             concurrency: 1,
             openings: OpeningsSpec {
                 file: None,
+                generate: false,
                 format: "fen".into(),
                 order: Order::Sequential,
                 start: 1,
@@ -87,6 +94,7 @@ impl Default for Config {
             event: "Tama match".into(),
             pdnout: None,
             results: None,
+            shard: None,
             quiet: false,
         }
     }

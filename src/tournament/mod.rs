@@ -8,6 +8,7 @@
 //!   and clocks; `adjudication`: ending games early;
 //! - `openings`: opening files and the built-in balanced set;
 //! - `pdn`: PDN writer and reader;
+//! - `shard`: `-shard K/N` and what a merge of shards checks;
 //! - `elo`: Elo, error bar, LOS; `pentanomial`: paired-game counts;
 //!   `sprt`: the sequential probability ratio test;
 //! - `report`: the tables; `results`: the results file and `--merge`;
@@ -41,6 +42,7 @@ pub mod report;
 pub mod results;
 mod run;
 pub mod schedule;
+pub mod shard;
 pub mod signal;
 pub mod sprt;
 
@@ -67,10 +69,12 @@ pub fn main(args: &[String]) -> i32 {
         Ok(Command::DumpOpenings(c)) => match load_openings(&c) {
             Ok(list) => {
                 for o in list {
-                    if o.moves.is_empty() {
-                        outln!("{}", o.start.fen());
-                    } else {
-                        outln!("{} | {}", o.start.fen(), o.moves);
+                    match (o.moves.is_empty(), o.score) {
+                        (true, None) => outln!("{}", o.start.fen()),
+                        (false, None) => outln!("{} | {}", o.start.fen(), o.moves),
+                        (_, Some(s)) => {
+                            outln!("{} | {} | {} {}", o.start.fen(), o.moves, s.cp, s.depth)
+                        }
                     }
                 }
                 0

@@ -81,6 +81,27 @@ fn quote(v: &str) -> String {
     v.replace(['"', '\n', '\r'], "'")
 }
 
+/// One tag line, its value made safe to quote.
+pub fn write_tag(s: &mut String, name: &str, value: &str) {
+    let _ = writeln!(s, "[{name} \"{}\"]", quote(value));
+}
+
+/// The tags that let a reader replay the game without guessing: the rules
+/// (GameType alone does not name the rule options) and the start position.
+pub fn write_start_tags(s: &mut String, start: &Position) {
+    let rules = start.rules();
+    write_tag(s, "GameType", game_type(rules));
+    write_tag(s, "Variant", &rules.variant.to_string());
+    write_tag(s, "CaptureRemoval", &rules.capture_removal.to_string());
+    write_tag(
+        s,
+        "MidCapturePromotion",
+        &rules.mid_capture_promotion.to_string(),
+    );
+    write_tag(s, "SetUp", "1");
+    write_tag(s, "FEN", &start.fen());
+}
+
 pub fn game_type(rules: Rules) -> &'static str {
     match rules.variant {
         Variant::Turkish => "30",
@@ -124,27 +145,20 @@ pub fn movetext(start: &Position, moves: &[Move], result: &str) -> String {
 
 impl GameRecord {
     pub fn to_pdn(&self) -> String {
-        let rules = self.start.rules();
         let mut s = String::new();
-        let mut tag = |k: &str, v: &str| {
-            let _ = writeln!(s, "[{k} \"{}\"]", quote(v));
-        };
-        tag("Event", &self.event);
-        tag("Site", "?");
-        tag("Date", &self.date);
-        tag("Round", &self.round);
-        tag("White", &self.white);
-        tag("Black", &self.black);
-        tag("Result", self.outcome.pdn());
-        tag("GameType", game_type(rules));
-        tag("Variant", &rules.variant.to_string());
-        tag("CaptureRemoval", &rules.capture_removal.to_string());
-        tag(
-            "MidCapturePromotion",
-            &rules.mid_capture_promotion.to_string(),
-        );
-        tag("SetUp", "1");
-        tag("FEN", &self.start.fen());
+        for (k, v) in [
+            ("Event", self.event.as_str()),
+            ("Site", "?"),
+            ("Date", &self.date),
+            ("Round", &self.round),
+            ("White", &self.white),
+            ("Black", &self.black),
+            ("Result", self.outcome.pdn()),
+        ] {
+            write_tag(&mut s, k, v);
+        }
+        write_start_tags(&mut s, &self.start);
+        let mut tag = |k: &str, v: &str| write_tag(&mut s, k, v);
         if !self.opening.is_empty() {
             tag("Opening", &self.opening);
         }

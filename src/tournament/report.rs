@@ -4,7 +4,8 @@
 use super::elo::{fmt_elo, Wdl};
 use super::pentanomial::Penta;
 use super::results::GameEntry;
-use super::sprt::{Sprt, SprtDecision};
+use super::shard::{ScheduleId, Shard};
+use super::sprt::{Sprt, SprtDecision, SprtModel, SprtState};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -25,11 +26,21 @@ pub struct Summary {
     pub engines: Vec<String>,
     pub pairs: Vec<PairResult>,
     pub sprt: Option<Sprt>,
+    /// Whether games are played in opening pairs (`-repeat`): the SPRT
+    /// then uses the pentanomial model.
+    pub paired: bool,
     /// Termination reason counts.
     pub terminations: BTreeMap<String, u64>,
     /// One line per game: round, white, black, result, termination, plies.
     pub games: Vec<GameEntry>,
     pub interrupted: bool,
+    /// The full schedule these games are part of (written by the runner;
+    /// read back by `--merge`).
+    pub schedule: Option<ScheduleId>,
+    /// `-shard K/N`: the part played (None: the whole schedule, or a merge).
+    pub shard: Option<Shard>,
+    /// After a merge of shards: the shards no file held.
+    pub shards_missing: Vec<u32>,
 }
 
 impl Summary {
@@ -69,17 +80,12 @@ impl Summary {
         self.pairs.iter().map(|p| p.wdl.games()).sum()
     }
 
-    /// LLR (pentanomial when there are pairs, else trinomial), bounds and
-    /// decision for the first pair.
-    pub fn sprt_state(&self) -> Option<(f64, SprtDecision)> {
+    /// The SPRT of the first pairing (pentanomial when games are paired,
+    /// else trinomial).
+    pub fn sprt_state(&self) -> Option<SprtState> {
         let s = self.sprt?;
         let p = self.pairs.first()?;
-        let llr = if p.penta.pairs() > 0 {
-            s.llr_penta(&p.penta)
-        } else {
-            s.llr_wdl(&p.wdl)
-        };
-        Some((llr, s.decide(llr)))
+        Some(s.state(&p.wdl, &p.penta, self.paired || p.penta.pairs() > 0))
     }
 
     /// The final table as text.
@@ -88,6 +94,20 @@ impl Summary {
         let _ = writeln!(s, "{} ({})", self.event, self.rules);
         if self.interrupted {
             let _ = writeln!(s, "interrupted: results of the finished games only");
+        }
+        if let Some(k) = self.shard {
+            let _ = writeln!(
+                s,
+                "shard {k}: one part of the match (--merge adds the parts)"
+            );
+        }
+        if !self.shards_missing.is_empty() {
+            let n = self.schedule.as_ref().map_or(0, |id| id.shards);
+            let _ = writeln!(
+                s,
+                "INCOMPLETE: shards {:?} of {n} are missing from this merge",
+                self.shards_missing
+            );
         }
         for p in &self.pairs {
             let w = &p.wdl;
@@ -133,23 +153,28 @@ impl Summary {
         if self.engines.len() > 2 {
             s.push_str(&self.standings());
         }
-        if let (Some(sp), Some((llr, d))) = (self.sprt, self.sprt_state()) {
+        if let (Some(sp), Some(st)) = (self.sprt, self.sprt_state()) {
             let _ = writeln!(
                 s,
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] {}",
-                sp.elo0,
-                sp.elo1,
-                sp.alpha,
-                sp.beta,
-                llr,
+                "SPRT {} ({} model): LLR {:.3} [{:.3}, {:.3}] {}",
+                sp.describe(),
+                st.model.name(),
+                st.llr,
                 sp.lower_bound(),
                 sp.upper_bound(),
-                match d {
+                match st.decision {
                     SprtDecision::H1 => "H1 accepted",
                     SprtDecision::H0 => "H0 accepted",
                     SprtDecision::Continue => "no decision",
                 }
             );
+            if st.model != SprtModel::Trinomial {
+                let _ = writeln!(
+                    s,
+                    "  (trinomial model on the same games: LLR {:.3}; the pairs decide)",
+                    st.llr_trinomial
+                );
+            }
         }
         if !self.terminations.is_empty() {
             let _ = writeln!(s, "terminations:");
@@ -233,10 +258,11 @@ impl Summary {
 /// The termination reason without game-specific numbers, for the counts.
 /// (a fault or a time loss keeps its category: "white engine crashed").
 pub fn generic_reason(t: &str) -> String {
-    const CATEGORIES: [&str; 7] = [
+    const CATEGORIES: [&str; 8] = [
         "engine failed to start",
         "engine crashed",
         "engine hangs",
+        "engine error",
         "garbage output",
         "illegal move",
         "ambiguous move",

@@ -8,6 +8,7 @@
 //! release 0.1.0 are read as they are (tests/fixtures/results-0.1.0.json).
 
 use super::report::{PairResult, Summary};
+use super::shard::{check_merge, ScheduleId, Shard};
 use super::sprt::{Sprt, SprtDecision};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -33,6 +34,15 @@ pub struct ResultsFile {
     /// Termination reason counts.
     pub terminations: BTreeMap<String, u64>,
     pub games: Vec<GameEntry>,
+    /// The full schedule (absent in files of release 0.1.0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduleId>,
+    /// `-shard K/N`: which part of the schedule this file holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// A merge of shards that lacks some: which.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shards_missing: Vec<u32>,
 }
 
 /// One pairing's results, from `first`'s point of view.
@@ -80,6 +90,13 @@ pub struct SprtEntry {
     /// `H1`, `H0` or `none`.
     #[serde(default)]
     pub decision: String,
+    /// The model of `llr` and of the decision: `pentanomial` (games in
+    /// opening pairs) or `trinomial` (absent in files of release 0.1.0).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub model: String,
+    /// The trinomial LLR of the same games, for comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llr_trinomial: Option<f64>,
 }
 
 /// One finished game.
@@ -128,20 +145,22 @@ impl Summary {
     /// The results file of this summary.
     pub fn to_results(&self) -> ResultsFile {
         let sprt = match (self.sprt, self.sprt_state()) {
-            (Some(sp), Some((llr, d))) => Some(SprtEntry {
+            (Some(sp), Some(st)) => Some(SprtEntry {
                 elo0: sp.elo0,
                 elo1: sp.elo1,
                 alpha: sp.alpha,
                 beta: sp.beta,
-                llr: finite(llr),
+                llr: finite(st.llr),
                 lower: finite(sp.lower_bound()),
                 upper: finite(sp.upper_bound()),
-                decision: match d {
+                decision: match st.decision {
                     SprtDecision::H1 => "H1",
                     SprtDecision::H0 => "H0",
                     SprtDecision::Continue => "none",
                 }
                 .into(),
+                model: st.model.name().into(),
+                llr_trinomial: finite(st.llr_trinomial),
             }),
             _ => None,
         };
@@ -156,6 +175,9 @@ impl Summary {
             sprt,
             terminations: self.terminations.clone(),
             games: self.games.clone(),
+            schedule: self.schedule.clone(),
+            shard: self.shard,
+            shards_missing: self.shards_missing.clone(),
         }
     }
 
@@ -217,6 +239,7 @@ impl Summary {
         }
         self.games.extend(file.games.iter().cloned());
         self.interrupted |= file.interrupted;
+        self.paired |= file.schedule.as_ref().is_some_and(|id| id.repeat);
         Ok(())
     }
 }
@@ -231,29 +254,64 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
 /// `tama match --merge`: adds results files into one table (and one results
 /// file); `sprt` (from the command line) replaces the files' own settings.
 pub fn merge_command(files: &[PathBuf], results: Option<&Path>, sprt: Option<Sprt>) -> i32 {
+    match merge_files(files, sprt) {
+        Ok(summary) => {
+            if !summary.shards_missing.is_empty() {
+                errln!(
+                    "warning: shards {:?} are missing: these are not the figures of the whole match",
+                    summary.shards_missing
+                );
+            }
+            outln!("{}", summary.table());
+            if let Some(path) = results {
+                if let Err(e) = summary.write_results(path) {
+                    errln!("error: {e}");
+                    return 1;
+                }
+            }
+            0
+        }
+        Err(e) => {
+            errln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// Reads and adds results files; shards must be shards of one match
+/// (`shard::check_merge`), and their games are put back in schedule order.
+pub fn merge_files(files: &[PathBuf], sprt: Option<Sprt>) -> Result<Summary, String> {
+    let read: Vec<ResultsFile> = files
+        .iter()
+        .map(|f| read_results(f))
+        .collect::<Result<_, _>>()?;
+    let ids: Vec<(String, Option<ScheduleId>, Option<Shard>)> = files
+        .iter()
+        .zip(&read)
+        .map(|(f, r)| (f.display().to_string(), r.schedule.clone(), r.shard))
+        .collect();
+    let covered = check_merge(&ids)?;
     let mut summary = Summary {
         sprt,
         ..Summary::default()
     };
-    for f in files {
-        let merged = read_results(f).and_then(|file| {
-            summary
-                .merge(&file)
-                .map_err(|e| format!("{}: {e}", f.display()))
-        });
-        if let Err(e) = merged {
-            errln!("error: {e}");
-            return 2;
-        }
+    for (f, file) in files.iter().zip(&read) {
+        summary
+            .merge(file)
+            .map_err(|e| format!("{}: {e}", f.display()))?;
     }
-    outln!("{}", summary.table());
-    if let Some(path) = results {
-        if let Err(e) = summary.write_results(path) {
-            errln!("error: {e}");
-            return 1;
-        }
+    if covered.schedule.is_some() {
+        summary.games.sort_by_key(|g| game_number(&g.round));
+        summary.schedule = covered.schedule;
+        summary.shards_missing = covered.missing;
     }
-    0
+    Ok(summary)
+}
+
+/// `round.game` as numbers, for the schedule order of merged games.
+fn game_number(round: &str) -> (u64, u64) {
+    let (r, g) = round.split_once('.').unwrap_or((round, "0"));
+    (r.parse().unwrap_or(0), g.parse().unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::pdn::{today, GameRecord};
 use super::report::{generic_reason, Summary};
 use super::results::GameEntry;
 use super::schedule::{pairings, schedule, Job, PairKey};
+use super::shard::ScheduleId;
 use super::signal;
 use super::sprt::SprtDecision;
 use std::collections::{HashMap, VecDeque};
@@ -40,17 +41,23 @@ pub fn run(config: Config) -> i32 {
             return 2;
         }
     };
-    let jobs = schedule(&config, openings.len());
-    let mut results = Results::new(&config, jobs.len(), pdn_file);
-    if !config.quiet {
+    let all = schedule(&config, openings.len());
+    let id = ScheduleId::of(&config, &openings, all.len());
+    let jobs = match config.shard {
+        None => all,
+        Some(k) => k.select(all),
+    };
+    if jobs.is_empty() {
         errln!(
-            "{}: {} engines, {} games, {} openings, {}",
-            config.event,
-            config.engines.len(),
-            jobs.len(),
-            openings.len(),
-            config.rules
+            "error: shard {} has no games (the schedule has {} games)",
+            config.shard.map_or(String::new(), |k| k.to_string()),
+            id.games_total
         );
+        return 2;
+    }
+    let mut results = Results::new(&config, jobs.len(), pdn_file, id);
+    if !config.quiet {
+        errln!("{}", header(&config, jobs.len(), openings.len()));
     }
     let config = Arc::new(config);
     let abort = Arc::new(AtomicBool::new(false));
@@ -62,13 +69,82 @@ pub fn run(config: Config) -> i32 {
     results.finish()
 }
 
+/// What is about to be played, printed before the first game: the match,
+/// the shard, the time it should take, the SPRT settings and model.
+fn header(config: &Config, games: usize, openings: usize) -> String {
+    let mut s = format!(
+        "{}: {} engines, {} games, {} openings, {}",
+        config.event,
+        config.engines.len(),
+        games,
+        openings,
+        config.rules
+    );
+    if let Some(k) = config.shard {
+        s += &format!(" (shard {k} of the match)");
+    }
+    s += &format!("\n{}", estimate(config, games));
+    if let Some(sp) = config.sprt {
+        let model = if config.repeat {
+            "pentanomial model: the opening pairs are the samples"
+        } else {
+            "trinomial model: games are not paired (-repeat pairs them)"
+        };
+        s += &format!(
+            "\nSPRT {} (bounds {:.3}, {:.3}), {model}",
+            sp.describe(),
+            sp.lower_bound(),
+            sp.upper_bound()
+        );
+    }
+    s
+}
+
+/// The expected duration: each game as long as both clocks allow over
+/// `ESTIMATE_MOVES` moves of each side (engines use most of their time),
+/// `concurrency` games at once. Fixed depth or nodes has no time to go by.
+fn estimate(config: &Config, games: usize) -> String {
+    let moves = config
+        .adjudication
+        .maxmoves
+        .map_or(ESTIMATE_MOVES, |m| m.min(ESTIMATE_MOVES));
+    let per_side: Option<Vec<f64>> = config
+        .engines
+        .iter()
+        .map(|e| e.tc.time_for_moves(moves))
+        .collect();
+    let Some(per_side) = per_side else {
+        return format!(
+            "time estimate: none (an engine has no clock, only depth or nodes); {games} games"
+        );
+    };
+    // A game is played by two of the engines: the mean pair of them.
+    let mean = per_side.iter().sum::<f64>() / per_side.len() as f64;
+    let game = 2.0 * mean;
+    let waves = games.div_ceil(config.concurrency.min(games).max(1));
+    format!(
+        "time estimate: about {} ({games} games of at most {} each, assuming {moves} moves \
+         per side, {} at once)",
+        fmt_duration(game * waves as f64),
+        fmt_duration(game),
+        config.concurrency
+    )
+}
+
+/// Moves of each side a game is assumed to last, for the time estimate.
+const ESTIMATE_MOVES: u32 = 60;
+
 /// Everything that can be checked before the first game: the engines'
-/// programs exist, the openings load, the PDN file can be written.
+/// programs exist, the openings load, the PDN and results files can be
+/// written.
 fn prepare(config: &Config) -> Result<(Vec<Opening>, Option<File>), String> {
     for e in &config.engines {
         check_command(e)?;
     }
     let openings = load_openings(config)?;
+    if let Some(p) = &config.results {
+        check_writable(p)?;
+    }
     let pdn_file = match &config.pdnout {
         None => None,
         Some(p) => Some(
@@ -80,6 +156,23 @@ fn prepare(config: &Config) -> Result<(Vec<Opening>, Option<File>), String> {
         ),
     };
     Ok((openings, pdn_file))
+}
+
+/// Whether `path` can be written, without changing it: an existing file is
+/// opened for appending, a new one is created and removed again (the
+/// results are written only at the end, and must not be lost then).
+fn check_writable(path: &std::path::Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(fail)?;
+    } else {
+        File::create(path).map_err(fail)?;
+        std::fs::remove_file(path).map_err(fail)?;
+    }
+    Ok(())
 }
 
 /// Whether an engine's program can be found (a typing error in `cmd=`
@@ -214,7 +307,7 @@ struct Results {
 }
 
 impl Results {
-    fn new(config: &Config, total: usize, pdn_file: Option<File>) -> Results {
+    fn new(config: &Config, total: usize, pdn_file: Option<File>, id: ScheduleId) -> Results {
         let names: Vec<String> = config
             .engines
             .iter()
@@ -225,6 +318,9 @@ impl Results {
             rules: config.rules.to_string(),
             engines: names.clone(),
             sprt: config.sprt,
+            paired: config.repeat,
+            schedule: Some(id),
+            shard: config.shard,
             ..Summary::default()
         };
         // Every pairing gets its table entry, in schedule order, before any
@@ -338,16 +434,24 @@ impl Results {
         let eta = elapsed / done as f64 * (total - done) as f64;
         let head = &self.summary.pairs[0];
         let hw = head.wdl;
+        // The error bar of the samples the SPRT reads: pairs with -repeat.
+        let elo = if self.summary.paired && head.penta.pairs() > 0 {
+            format!("Elo {} (pairs)", fmt_elo(head.penta.elo()))
+        } else {
+            format!("Elo {}", fmt_elo(hw.elo()))
+        };
         let sprt = match (self.summary.sprt, self.summary.sprt_state()) {
-            (Some(s), Some((llr, _))) => format!(
-                " | LLR {llr:.2} [{:.2}, {:.2}]",
+            (Some(s), Some(st)) => format!(
+                " LLR {:.2} [{:.2}, {:.2}] {}",
+                st.llr,
                 s.lower_bound(),
-                s.upper_bound()
+                s.upper_bound(),
+                st.model.name()
             ),
             _ => String::new(),
         };
         format!(
-            "[{done}/{total}] round {} {w} vs {b}: {} ({}) | {} vs {}: +{} ={} -{} [{:.3}] Elo {}{sprt} | ETA {}",
+            "[{done}/{total}] round {} {w} vs {b}: {} ({}) | {} vs {}: +{} ={} -{} [{:.3}] {elo}{sprt} | ETA {}",
             record.round,
             record.outcome.pdn(),
             record.termination,
@@ -357,16 +461,16 @@ impl Results {
             hw.draws,
             hw.losses,
             hw.score().unwrap_or(0.0),
-            fmt_elo(hw.elo()),
             fmt_duration(eta)
         )
     }
 
     /// Whether the SPRT has just reached a decision (the match then stops).
     fn sprt_decided(&mut self) -> bool {
-        let Some((llr, d)) = self.summary.sprt_state() else {
+        let Some(st) = self.summary.sprt_state() else {
             return false;
         };
+        let (llr, d) = (st.llr, st.decision);
         if d == SprtDecision::Continue || self.stop_reason.is_some() {
             return false;
         }

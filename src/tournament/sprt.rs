@@ -50,6 +50,37 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Which counts the test reads. Pentanomial (the default whenever games
+/// are paired by `-repeat`): the two games of an opening pair are not
+/// independent (the opening favours one colour, and each engine gets it
+/// once), so the pair is the sample; the trinomial model would treat them
+/// as independent games and misjudge the variance. Trinomial: games not in
+/// pairs, each game a sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    Trinomial,
+    Pentanomial,
+}
+
+impl SprtModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtModel::Trinomial => "trinomial",
+            SprtModel::Pentanomial => "pentanomial",
+        }
+    }
+}
+
+/// The state of the test: the model it decides with, the LLR of that model
+/// and, beside it, the trinomial LLR of the same games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtState {
+    pub model: SprtModel,
+    pub llr: f64,
+    pub llr_trinomial: f64,
+    pub decision: SprtDecision,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {
     /// H1 (elo >= elo1) accepted.
@@ -101,6 +132,30 @@ impl Sprt {
         let counts = penta.0.map(|c| c as f64);
         let (mean, var, n) = regularized(&counts);
         self.llr_from(mean, var, n)
+    }
+
+    /// The test on a pairing's counts, pentanomial when `paired`.
+    pub fn state(&self, wdl: &Wdl, penta: &Penta, paired: bool) -> SprtState {
+        let llr_trinomial = self.llr_wdl(wdl);
+        let (model, llr) = if paired {
+            (SprtModel::Pentanomial, self.llr_penta(penta))
+        } else {
+            (SprtModel::Trinomial, llr_trinomial)
+        };
+        SprtState {
+            model,
+            llr,
+            llr_trinomial,
+            decision: self.decide(llr),
+        }
+    }
+
+    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05`, as on the command line.
+    pub fn describe(&self) -> String {
+        format!(
+            "elo0={} elo1={} alpha={} beta={}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
     }
 
     pub fn decide(&self, llr: f64) -> SprtDecision {
@@ -206,32 +261,51 @@ mod tests {
         assert_eq!(decided_at, 19);
     }
 
+    /// LLR values computed independently (Python, double precision) from
+    /// the generalised SPRT's normal approximation for logistic Elo, as
+    /// fishtest and fastchess document it (M. Van den Bergh's GSPRT):
+    /// LLR = N/2 (s1 - s0)(2 mu - s0 - s1) / var, s_i = 1/(1 + 10^(-elo_i/400)),
+    /// mu and var the mean and variance of the sample scores (a game:
+    /// 0, 1/2, 1; a pair: 0, 1/4, 1/2, 3/4, 1) and N the number of samples.
+    /// Every count is non-zero, so the half-game regularisation plays no
+    /// part. By hand for the first: N = 200 pairs, mu = 107.5/200 = 0.5375,
+    /// E[x^2] = 70.625/200, var = 0.353125 - 0.5375^2 = 0.06421875,
+    /// s1 = 0.507195..., LLR = 100 * 0.0071951 * 0.0678049 / 0.06421875
+    /// = 0.7597.
     #[test]
-    fn sprt_pentanomial_llr() {
-        let s = Sprt {
-            elo0: 0.0,
-            elo1: 5.0,
+    fn llr_matches_independently_computed_values() {
+        let sprt = |elo0, elo1| Sprt {
+            elo0,
+            elo1,
             alpha: 0.05,
             beta: 0.05,
         };
-        // 100 pairs: 10 LL-ish... counts chosen by hand, mean/var by hand:
-        // [5, 20, 45, 25, 5]: mean = (20*.25 + 45*.5 + 25*.75 + 5)/100 = .5125
-        let p = Penta([5, 20, 45, 25, 5]);
-        let (mean, var) = p.mean_var().unwrap();
-        assert!(close(mean, 0.5125, 1e-12));
-        let s0 = 0.5;
-        let s1 = score_of_elo(5.0);
-        let expect = 100.0 * ((mean - s0).powi(2) - (mean - s1).powi(2)) / (2.0 * var);
-        assert!(close(s.llr_penta(&p), expect, 1e-12));
-        assert!(s.llr_penta(&p) > 0.0);
-        assert_eq!(s.llr_penta(&Penta::default()), 0.0);
-        // A trinomial count with more wins than losses leans the same way.
-        assert!(
-            s.llr_wdl(&Wdl {
-                wins: 55,
-                draws: 110,
-                losses: 35
-            }) > 0.0
-        );
+        for (counts, elo0, elo1, expect) in [
+            ([10, 40, 80, 50, 20], 0.0, 5.0, 0.759_687_672_804),
+            ([30, 150, 420, 220, 80], 0.0, 5.0, 5.229_442_974_261),
+            ([3, 20, 50, 18, 9], -5.0, 5.0, 0.677_184_160_852),
+        ] {
+            let llr = sprt(elo0, elo1).llr_penta(&Penta(counts));
+            assert!(close(llr, expect, 1e-9), "{counts:?}: {llr}");
+        }
+        // Trinomial: [losses, draws, wins].
+        for (l, d, w, elo0, elo1, expect) in [
+            (40, 30, 30, 0.0, 5.0, -0.223_558_658_465),
+            (300, 500, 250, 0.0, 10.0, -3.592_040_217_413),
+        ] {
+            let llr = sprt(elo0, elo1).llr_wdl(&wdl(w, d, l));
+            assert!(close(llr, expect, 1e-9), "{w} {d} {l}: {llr}");
+        }
+        // The 400 games of the first 200 pairs (the DD+WL slot as 50 DD and
+        // 30 WL): W 120 D 190 L 90, trinomial LLR 0.751460008478 (Python).
+        // With -repeat the pairs decide, and the trinomial LLR is shown
+        // beside it.
+        let st = sprt(0.0, 5.0).state(&wdl(120, 190, 90), &Penta([10, 40, 80, 50, 20]), true);
+        assert_eq!(st.model, SprtModel::Pentanomial);
+        assert!(close(st.llr, 0.759_687_672_804, 1e-9));
+        assert!(close(st.llr_trinomial, 0.751_460_008_478, 1e-9));
+        let st = sprt(0.0, 5.0).state(&wdl(120, 190, 90), &Penta::default(), false);
+        assert_eq!(st.model, SprtModel::Trinomial);
+        assert_eq!(st.llr, st.llr_trinomial);
     }
 }

@@ -27,8 +27,18 @@ impl Engine {
     }
 
     pub fn start_with(args: &[&str]) -> Engine {
+        Engine::start_env(args, &[])
+    }
+
+    /// Starts `tama ARGS` in strict mode (`TAMA_STRICT=1`: a failing
+    /// search ends the process instead of being answered with the first
+    /// legal move, so no test can pass on a broken search), with `env` on
+    /// top (which may turn strict mode off again).
+    pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tama"))
             .args(args)
+            .env("TAMA_STRICT", "1")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -178,6 +188,27 @@ impl Drop for Engine {
             let _ = self.child.wait();
         }
     }
+}
+
+/// The `depth` and `nodes` of the last `info` line with a depth, in either
+/// dialect (UCI `info depth 5 ... nodes 123 ...`, Hub `info depth=5 ...
+/// nodes=123 ...`): what the last completed iteration reported.
+pub fn last_depth_and_nodes(lines: &[String]) -> (u32, u64) {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+    let words: Vec<&str> = info.split([' ', '=']).collect();
+    let field = |name: &str| -> u64 {
+        words
+            .iter()
+            .position(|w| *w == name)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {info}"))
+    };
+    (field("depth") as u32, field("nodes"))
 }
 
 /// The move of a `bestmove <m> [ponder <p>]` line.

@@ -7,7 +7,7 @@
 //! occupancy at once; with deferred removal it stays there as a blocker but
 //! leaves the capturable set, so it can be neither passed nor jumped twice.
 
-use crate::bitboard::{first_blocker, open_ray, Bitboard, Direction};
+use crate::bitboard::{first_blocker, open_ray, ray, Bitboard, Direction};
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::rules::{CaptureRemoval, Color};
@@ -83,6 +83,32 @@ impl RouteSink for AllRoutes {
             mv,
             landings: path.to_vec(),
         });
+    }
+}
+
+impl CaptureRoute {
+    /// The squares of the pieces taken, in the order they are jumped (what
+    /// a board draws along the path). Each jump runs along one line from the
+    /// previous landing; the piece taken there is the one captured square
+    /// on that stretch not already taken (with immediate removal a king may
+    /// cross a square it has emptied earlier in the route).
+    pub fn victims(&self) -> Vec<Square> {
+        let mut taken = Bitboard::EMPTY;
+        let mut victims = Vec::with_capacity(self.landings.len());
+        let mut at = self.mv.from;
+        for &to in &self.landings {
+            let stretch = Direction::ORTHOGONAL
+                .into_iter()
+                .map(|dir| ray(dir, at) & !ray(dir, to))
+                .find(|line| line.contains(to))
+                .unwrap_or(Bitboard::EMPTY);
+            if let Some(v) = (stretch & self.mv.captures & !taken).lsb() {
+                taken = taken.with(v);
+                victims.push(v);
+            }
+            at = to;
+        }
+        victims
     }
 }
 
@@ -301,5 +327,51 @@ impl<S: RouteSink> Jumps<'_, S> {
             captures: captured,
         };
         self.sink.route(mv, &self.path[..depth]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn victims_are_the_captured_pieces_in_jump_order() {
+        // d4 takes d5 landing on d6, then e6 sideways landing on f6.
+        let pos = Position::from_fen("W:Wd4:Bd5,e6,a7", Rules::default()).unwrap();
+        let routes = capture_routes(&pos);
+        assert_eq!(routes.len(), 1);
+        let sq = |t: &str| Square::parse(t).unwrap();
+        assert_eq!(routes[0].victims(), [sq("d5"), sq("e6")]);
+
+        // Random king-heavy positions under both removal rules: every route
+        // names each captured piece once, one per jump, each on the line
+        // between the landings before and after its jump.
+        let mut rng = crate::rng::Rng::new(11);
+        let mut routes_seen = 0;
+        for removal in [CaptureRemoval::Immediate, CaptureRemoval::Deferred] {
+            let rules = Rules {
+                capture_removal: removal,
+                ..Rules::default()
+            };
+            for _ in 0..3000 {
+                let p = crate::testutil::random_position(&mut rng, rules);
+                for r in capture_routes(&p) {
+                    routes_seen += 1;
+                    let v = r.victims();
+                    assert_eq!(v.len(), r.landings.len(), "{} {}", p.fen(), r.text());
+                    assert_eq!(v.iter().copied().collect::<Bitboard>(), r.mv.captures);
+                    let mut at = r.mv.from;
+                    for (victim, &to) in v.iter().zip(&r.landings) {
+                        let between = Direction::ORTHOGONAL
+                            .into_iter()
+                            .any(|d| ray(d, at).contains(*victim) && ray(d, *victim).contains(to));
+                        assert!(between, "{} {}: {victim} not jumped", p.fen(), r.text());
+                        at = to;
+                    }
+                }
+            }
+        }
+        assert!(routes_seen > 1000, "only {routes_seen} routes exercised");
     }
 }

@@ -96,6 +96,13 @@ fn route_text(from: Square, landings: &[Square]) -> String {
     s
 }
 
+impl CaptureRoute {
+    /// This route in text, its landing squares in order: `d4xd6xf6`.
+    pub fn text(&self) -> String {
+        route_text(self.mv.from, &self.landings)
+    }
+}
+
 impl Position {
     /// The move in text: for a capture, one of its routes (the first the
     /// generator finds, so always the same one).

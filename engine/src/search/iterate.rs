@@ -325,6 +325,7 @@ impl<'a> Worker<'a> {
             hashfull: self.sh.tt.hashfull(),
             time: elapsed,
             pv: rm.pv.clone(),
+            tbhits: self.sh.tbhits.load(Ordering::Relaxed),
         }
     }
 

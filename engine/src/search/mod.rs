@@ -39,6 +39,7 @@ mod picker;
 mod repetition;
 pub mod score;
 pub mod sparring;
+mod tablebase;
 pub mod tt;
 mod tuning;
 mod worker;
@@ -46,6 +47,7 @@ mod worker;
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use score::{Bound, Score, MATE, MAX_DEPTH, MAX_PLY};
 
+use crate::egtb::Tablebase;
 use crate::eval::Weights;
 use crate::game::Game;
 use crate::movegen;
@@ -53,7 +55,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 pub use tuning::Tuning;
@@ -83,6 +85,8 @@ pub struct SearchInfo {
     pub time: Duration,
     /// The principal variation, from the root.
     pub pv: Vec<Move>,
+    /// Positions found in the endgame databases so far, all threads.
+    pub tbhits: u64,
 }
 
 /// What a finished search answers.
@@ -118,6 +122,10 @@ pub struct SearchOptions {
     pub baseline: bool,
     /// Which search plays (`Style`).
     pub style: Style,
+    /// Positions of up to this many pieces are looked up in the endgame
+    /// databases (`Searcher::set_tablebase`), when those are complete for
+    /// that many; 0: never.
+    pub egtb_pieces: u32,
 }
 
 /// Which search plays: Tama's own, or the sparring opponent of another
@@ -159,6 +167,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             baseline: false,
             style: Style::Normal,
+            egtb_pieces: crate::egtb::MAX_PIECES,
         }
     }
 }
@@ -214,6 +223,7 @@ pub struct Searcher {
     tt: TranspositionTable,
     weights: Weights,
     tuning: Tuning,
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Searcher {
@@ -230,6 +240,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             weights: Weights::DEFAULT,
             tuning: Tuning::default(),
+            tablebase: None,
         }
     }
 
@@ -261,6 +272,27 @@ impl Searcher {
     /// Changes the selective-search switches.
     pub fn tuning_mut(&mut self) -> &mut Tuning {
         &mut self.tuning
+    }
+
+    /// The endgame databases the search probes (`None`: none). Tables of
+    /// other rules than the searched position's are never probed.
+    pub fn set_tablebase(&mut self, tables: Option<Arc<Tablebase>>) {
+        self.tablebase = tables;
+    }
+
+    /// The endgame databases set, if any.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
+    }
+
+    /// The databases a search of `root` probes, and up to how many pieces:
+    /// none for the baseline, for tables of other rules, or when
+    /// `egtb_pieces` is below the smallest tables.
+    fn probing(&self, root: &Position) -> Option<tablebase::Probing<'_>> {
+        let tables = self.tablebase.as_deref()?;
+        let pieces = self.options.egtb_pieces.min(tables.complete_pieces());
+        (!self.options.baseline && tables.rules() == root.rules() && pieces >= 2)
+            .then_some(tablebase::Probing { tables, pieces })
     }
 
     /// Resizes (and clears) the transposition table. When the system cannot
@@ -305,22 +337,38 @@ impl Searcher {
         let started = Instant::now();
         let root = *game.position();
         let mut moves = movegen::legal_moves(&root);
-        if !limits.searchmoves.is_empty() && moves.iter().any(|m| limits.searchmoves.contains(m)) {
-            moves.retain(|m| limits.searchmoves.contains(m));
-        }
         if moves.is_empty() {
             return SearchOutcome::default();
         }
+        // A forced move (the position has one legal move) needs no thought:
+        // one iteration, so that the GUI still gets a line with a score. A
+        // restriction to one move (`searchmoves`) is a question about that
+        // move and is searched like any other.
         let waits = limits.infinite || control.is_pondering();
-        if moves.len() == 1 && !waits {
-            return SearchOutcome {
-                best_move: Some(moves[0]),
-                ..SearchOutcome::default()
-            };
+        let forced = moves.len() == 1 && !waits;
+        if !limits.searchmoves.is_empty() && moves.iter().any(|m| limits.searchmoves.contains(m)) {
+            moves.retain(|m| limits.searchmoves.contains(m));
+        }
+        let probing = self.probing(&root);
+        let root_probe = probing.and_then(|p| tablebase::root_moves(p, &root, &moves));
+        if let Some(r) = &root_probe {
+            moves = r.moves.iter().copied().collect();
+            if moves.len() == 1 && !waits {
+                // The tables keep one move: no search, the tables' score.
+                return SearchOutcome {
+                    best_move: Some(moves[0]),
+                    score: Some(Score::from_internal(r.score)),
+                    ..SearchOutcome::default()
+                };
+            }
         }
         if self.options.style == Style::Sparring && !self.options.baseline {
             let o = &self.options;
-            return sparring::search(&self.tt, game, &moves, limits, o, control, info);
+            let mut limits = limits.clone();
+            if forced {
+                limits.depth = Some(1);
+            }
+            return sparring::search(&self.tt, game, &moves, &limits, o, control, info);
         }
         self.tt.new_search();
         let threads = if self.options.baseline {
@@ -328,7 +376,11 @@ impl Searcher {
         } else {
             self.options.threads.clamp(1, 1024)
         };
-        let mut max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+        let mut max_depth = if forced {
+            1
+        } else {
+            limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH))
+        };
         if let Some(moves) = limits.mate {
             max_depth = max_depth.min(moves.saturating_mul(2).saturating_add(1).max(1));
         }
@@ -350,9 +402,12 @@ impl Searcher {
             budget: limits.time_budget(root.side_to_move(), &self.options),
             weights: self.weights.clone(),
             tuning: self.tuning.clone(),
+            egtb: probing,
+            tbhits: AtomicU64::new(root_probe.map_or(0, |r| r.probes)),
         };
         let results = run_threads(&shared, threads, info);
-        self.outcome(&results, &root, moves[0], started, info)
+        let tbhits = shared.tbhits.load(Ordering::Relaxed);
+        self.outcome(&results, &root, moves[0], started, tbhits, info)
     }
 
     /// The answer from the threads' results. The deepest completed
@@ -364,6 +419,7 @@ impl Searcher {
         root: &Position,
         first_move: Move,
         started: Instant,
+        tbhits: u64,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
         let nodes: u64 = results.iter().map(|r| r.nodes).sum();
@@ -388,6 +444,7 @@ impl Searcher {
                     hashfull: self.tt.hashfull(),
                     time: elapsed,
                     pv: b.pv.clone(),
+                    tbhits,
                 });
             }
         }

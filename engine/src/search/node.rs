@@ -119,6 +119,11 @@ impl<'a> Worker<'a> {
             ControlFlow::Continue(tt_move) => tt_move,
         };
 
+        // Step 3b. Endgame databases: a position they hold is decided.
+        if let Some(score) = self.probe_tablebase(pos, ply) {
+            return score;
+        }
+
         // Step 4. Internal iterative reduction.
         let capture = movegen::has_capture(pos);
         depth -= self.internal_iterative_reduction(tt_move, depth);

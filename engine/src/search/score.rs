@@ -24,6 +24,36 @@ pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
 /// evaluation comes near it, and no win is further than `MAX_PLY` plies.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
+/// The score of a database win at the root reached in no plies: database
+/// scores sit just below every found win (`MATE_BOUND`), so the search
+/// prefers a win it sees through to one a table promises.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+
+/// The distance given to a database win whose table keeps none (win/draw/
+/// loss only): longer than every distance a table holds, so that a known
+/// distance ranks first. Distances beyond it are cut to it.
+pub const TB_UNKNOWN_DISTANCE: u32 = 1000;
+
+/// Scores at or beyond this in absolute value are database or found wins
+/// and losses: no evaluation comes near it (the largest is a board of
+/// kings, a few thousand centi-men).
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32 - TB_UNKNOWN_DISTANCE as i32;
+
+/// The score of a database win at `ply` from the root, the table saying it
+/// ends the game `distance` plies later (`None`: the table keeps no
+/// distance).
+#[inline(always)]
+pub fn tb_win_in(ply: usize, distance: Option<u32>) -> i32 {
+    let d = distance.map_or(TB_UNKNOWN_DISTANCE, |d| d.min(TB_UNKNOWN_DISTANCE));
+    TB_WIN - ply as i32 - d as i32
+}
+
+/// The score of a database loss (the mirror of `tb_win_in`).
+#[inline(always)]
+pub fn tb_loss_in(ply: usize, distance: Option<u32>) -> i32 {
+    -tb_win_in(ply, distance)
+}
+
 /// Above any score: the initial "nothing found yet" and the open window.
 pub(crate) const INF: i32 = MATE + 1;
 
@@ -59,11 +89,20 @@ pub enum Score {
 impl Score {
     /// Reads an internal score: beyond `MATE_BOUND` it is a win or loss in
     /// moves (a move is two plies, the winner's last one included).
+    ///
+    /// A database win or loss with a known distance is a forced end of the
+    /// game just the same (the distance counts plies until the loser has no
+    /// move) and is reported in moves too; one without a distance stays a
+    /// (very large) centi-man score.
     pub fn from_internal(v: i32) -> Score {
         if v >= MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
         } else if v <= -MATE_BOUND {
             Score::Mate(-(MATE + v) / 2)
+        } else if v >= TB_BOUND && TB_WIN - v < TB_UNKNOWN_DISTANCE as i32 {
+            Score::Mate((TB_WIN - v + 1) / 2)
+        } else if v <= -TB_BOUND && TB_WIN + v < TB_UNKNOWN_DISTANCE as i32 {
+            Score::Mate(-(TB_WIN + v) / 2)
         } else {
             Score::Cp(v)
         }
@@ -100,14 +139,15 @@ impl Bound {
     }
 }
 
-/// A score to store in the transposition table: wins and losses become
-/// relative to the node at `ply` (so that the entry holds wherever the
-/// position is met again), other scores are left alone.
+/// A score to store in the transposition table: wins and losses (found or
+/// from a database) become relative to the node at `ply` (so that the
+/// entry holds wherever the position is met again), other scores are left
+/// alone.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -118,9 +158,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// relative to the root again (the inverse of `score_to_tt`).
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score
@@ -139,12 +179,35 @@ mod tests {
         assert_eq!(Score::from_internal(mate_in(3)), Score::Mate(2));
         assert_eq!(Score::from_internal(mated_in(2)), Score::Mate(-1));
         assert_eq!(Score::from_internal(mated_in(0)), Score::Mate(0));
-        assert_eq!(
-            Score::from_internal(MATE_BOUND - 1),
-            Score::Cp(MATE_BOUND - 1)
-        );
+        assert_eq!(Score::from_internal(TB_BOUND - 1), Score::Cp(TB_BOUND - 1));
         assert!(is_mate(mate_in(MAX_PLY)) && is_mate(mated_in(MAX_PLY)));
         assert!(!is_mate(MATE_BOUND - 1) && !is_mate(-MATE_BOUND + 1));
+    }
+
+    #[test]
+    fn database_scores_rank_below_found_wins_and_above_evaluations() {
+        // A table's win in 3 plies, probed at ply 4: the game ends at ply
+        // 7, a win in 4 moves; a found win at ply 99 still ranks higher.
+        let tb = tb_win_in(4, Some(3));
+        assert_eq!(Score::from_internal(tb), Score::Mate(4));
+        assert_eq!(
+            Score::from_internal(tb_loss_in(4, Some(4))),
+            Score::Mate(-4)
+        );
+        assert!(tb < mate_in(99) && !is_mate(tb));
+        // Quicker wins rank higher; a win with no distance below them all,
+        // and reported as centi-men.
+        assert!(tb_win_in(4, Some(3)) > tb_win_in(4, Some(5)));
+        let unknown = tb_win_in(MAX_PLY, None);
+        assert!(unknown < tb_win_in(MAX_PLY, Some(999)) && unknown >= TB_BOUND);
+        assert_eq!(Score::from_internal(unknown), Score::Cp(unknown));
+        assert!(tb_loss_in(MAX_PLY, None) <= -TB_BOUND);
+        // The table stores them relative to the node, like found wins.
+        assert_eq!(score_from_tt(score_to_tt(tb, 4), 6), tb_win_in(6, Some(3)));
+        assert_eq!(
+            score_from_tt(score_to_tt(tb_loss_in(3, None), 3), 1),
+            tb_loss_in(1, None)
+        );
     }
 
     #[test]

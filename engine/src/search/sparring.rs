@@ -117,6 +117,7 @@ pub fn search(
             hashfull: tt.hashfull(),
             time: elapsed,
             pv: pv.clone(),
+            tbhits: 0,
         });
         best = Some((score, pv));
         if s.time_to_stop(score, depth, changed) {

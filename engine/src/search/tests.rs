@@ -197,19 +197,54 @@ fn no_legal_move_and_single_move() {
     };
     let out = Searcher::new(1).search(&g, &limits, &control, &mut |_| {});
     assert_eq!(out.best_move, None);
-    // One legal move (a forced capture), a timed search: played at once.
+    // One legal move (a forced capture), on a minute's move time: one
+    // iteration only (not a minute of thought), and still a line with a
+    // score for the GUI.
     let g = game("W:Wd4:Bd5,a7", Rules::ARMENIAN);
     let limits = SearchLimits {
         movetime: Some(Duration::from_secs(60)),
         ..SearchLimits::default()
     };
-    let t = Instant::now();
-    let out = Searcher::new(1).search(&g, &limits, &control, &mut |_| {});
-    assert!(t.elapsed() < Duration::from_secs(5));
+    let mut infos = Vec::new();
+    let out = Searcher::new(1).search(&g, &limits, &control, &mut |i| infos.push(i.clone()));
     assert_eq!(text(&g, &out), "d4xd6");
+    assert_eq!(out.depth, 1);
+    assert!(out.score.is_some());
+    assert_eq!(infos.len(), 1, "{infos:?}");
+    assert_eq!(infos[0].depth, 1);
 }
 
 #[test]
+fn searchmoves_with_one_move_is_searched() {
+    // The start position has 15 legal moves; restricted to a3-a4 the
+    // search must still think about it (to the depth asked) and score it:
+    // the one-legal-move shortcut is for a forced move only.
+    let g = Game::new(Position::startpos(Rules::ARMENIAN));
+    let a3a4 = g.position().parse_move("a3-a4").unwrap();
+    let limits = SearchLimits {
+        depth: Some(4),
+        searchmoves: vec![a3a4],
+        ..SearchLimits::default()
+    };
+    let mut infos = Vec::new();
+    let out = Searcher::new(1).search(&g, &limits, &SearchControl::new(), &mut |i| {
+        infos.push(i.clone())
+    });
+    assert_eq!(out.best_move, Some(a3a4));
+    assert_eq!(out.depth, 4);
+    assert!(out.score.is_some());
+    assert_eq!(infos.last().map(|i| i.depth), Some(4), "{infos:?}");
+    assert!(
+        infos.iter().all(|i| i.pv.first() == Some(&a3a4)),
+        "{infos:?}"
+    );
+}
+
+/// Wall-clock: fails on a loaded machine, so it is not run by default (the
+/// budget arithmetic itself is `limits::tests::clock_budget_stays_within_the_clock`).
+/// `cargo test --release -p tama-engine --lib clock_is_never_exceeded -- --ignored`
+#[test]
+#[ignore = "wall-clock timing; run on an idle machine (docs/testing.md)"]
 fn clock_is_never_exceeded() {
     // Many short searches on a small clock: none may take longer than the
     // time left (generous margins: the machines are noisy).
@@ -286,7 +321,8 @@ fn infinite_search_stops_when_told() {
     let (out, returned) = handle.join().unwrap();
     let latency = returned.duration_since(asked);
     eprintln!("stop honoured after {latency:?}");
-    assert!(latency < Duration::from_millis(2000));
+    // A hang guard, not a speed test (latency is `protocol_latency`'s job).
+    assert!(latency < Duration::from_secs(30));
     let mv = out.best_move.unwrap();
     assert!(movegen::legal_moves(&Position::startpos(Rules::ARMENIAN)).contains(&mv));
 }
@@ -314,7 +350,8 @@ fn ponder_waits_for_the_hit_then_keeps_its_time() {
     let hit = Instant::now();
     control.ponder_hit();
     let out = handle.join().unwrap();
-    assert!(hit.elapsed() < Duration::from_millis(1500));
+    // A hang guard, not a speed test: the 150 ms search must end by itself.
+    assert!(hit.elapsed() < Duration::from_secs(30));
     assert!(out.best_move.is_some());
 }
 

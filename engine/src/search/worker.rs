@@ -8,6 +8,7 @@ use super::limits::TimeBudget;
 use super::node::LmrTable;
 use super::repetition::Repetitions;
 use super::score::{INF, MAX_PLY};
+use super::tablebase::Probing;
 use super::tt::TranspositionTable;
 use super::{SearchControl, SearchInfo, Tuning};
 use crate::eval::Weights;
@@ -42,6 +43,10 @@ pub(super) struct Shared<'a> {
     pub budget: TimeBudget,
     pub weights: Weights,
     pub tuning: Tuning,
+    /// The endgame databases to probe, if any.
+    pub egtb: Option<Probing<'a>>,
+    /// Database probes that found their position, all threads.
+    pub tbhits: AtomicU64,
 }
 
 /// A move of the root with what the last iterations found for it.

@@ -284,7 +284,7 @@ pub fn harvest(config: &Config, found: &mut dyn FnMut(&Shot)) -> (Vec<Shot>, Sta
             if game.status() != GameStatus::Ongoing {
                 break;
             }
-            let spaced = last_taken.map_or(true, |p: usize| ply >= p + 4);
+            let spaced = last_taken.is_none_or(|p: usize| ply >= p + 4);
             if taken < config.per_game && spaced && seen.insert(game.position().key()) {
                 stats.positions += 1;
                 match oracle.examine(&game, config) {

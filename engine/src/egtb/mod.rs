@@ -1,0 +1,22 @@
+//! Endgame databases: every position with few pieces solved by retrograde
+//! analysis (`build`), kept one file per material signature and rule set
+//! (`file`), numbered by a perfect index (`index`) and probed by the search
+//! (`probe`). docs/endgames.md describes the method and the figures.
+
+mod build;
+mod file;
+mod index;
+mod probe;
+mod signature;
+mod unmove;
+mod value;
+
+pub use build::{build, BuildOptions, Progress, BUILD_BYTES_PER_ENTRY};
+pub use file::{file_name, Encoding, FileError, Header, TableStats, HEADER_LEN};
+pub use index::{Placement, TableIndex};
+pub use probe::{EgtbError, Table, Tablebase};
+pub use signature::{Signature, MAX_PIECES};
+pub use value::{Value, Wdl};
+
+#[cfg(test)]
+pub(crate) mod tests;

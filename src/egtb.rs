@@ -1,0 +1,211 @@
+//! What `tama egtb build|probe|stats` do once their flags are read (`cli`).
+//! The databases themselves are the engine's (`tama_engine::egtb`); this
+//! module only opens them, reports on them, and words the errors.
+
+use crate::cli::{EgtbBuildArgs, EgtbCommand, EgtbPlace, EgtbProbeArgs, EgtbStatsArgs};
+use std::io::Write;
+use std::time::Instant;
+use tama_engine::egtb::{
+    build, BuildOptions, Encoding, Placement, Progress, Signature, TableIndex, Tablebase,
+    BUILD_BYTES_PER_ENTRY, HEADER_LEN,
+};
+use tama_engine::Position;
+
+/// Runs one `tama egtb` command; an error is one line for the caller to print.
+pub fn run(command: &EgtbCommand) -> Result<(), String> {
+    match command {
+        EgtbCommand::Build(a) if a.plan => plan_command(a),
+        EgtbCommand::Build(a) => build_command(a),
+        EgtbCommand::Probe(a) => probe_command(a),
+        EgtbCommand::Stats(a) => stats_command(a),
+    }
+}
+
+/// The tables of the wanted rules in the wanted directory, every file
+/// checked.
+fn open(place: &EgtbPlace) -> Result<Tablebase, String> {
+    Tablebase::open(&place.dir, place.rules.rules()).map_err(|e| e.to_string())
+}
+
+fn names(signatures: &[Signature]) -> String {
+    signatures
+        .iter()
+        .map(Signature::to_string)
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// `tama egtb build`: progress per signature pair on stderr, a summary last.
+fn build_command(a: &EgtbBuildArgs) -> Result<(), String> {
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let opts = BuildOptions {
+        rules: a.place.rules.rules(),
+        max_pieces: a.pieces,
+        distance_pieces: BuildOptions::DEFAULT_DISTANCE_PIECES,
+        threads,
+    };
+    let started = Instant::now();
+    let (mut built, mut kept, mut entries, mut bytes) = (0, 0, 0, 0);
+    let mut report = |p: Progress| {
+        let t = started.elapsed().as_secs_f64();
+        match p {
+            Progress::Kept { signatures } => {
+                kept += signatures.len();
+                eprintln!("{:>8.1} s  {}: kept (already built)", t, names(&signatures));
+            }
+            Progress::Started {
+                signatures,
+                entries,
+            } => eprintln!("{t:>8.1} s  {}: {entries} entries", names(&signatures)),
+            Progress::Finished {
+                signatures,
+                entries: e,
+                bytes: b,
+                elapsed,
+            } => {
+                built += signatures.len();
+                entries += e;
+                bytes += b;
+                eprintln!(
+                    "{t:>8.1} s  {}: done in {:.1} s, {b} bytes",
+                    names(&signatures),
+                    elapsed.as_secs_f64()
+                );
+            }
+        }
+    };
+    build(&a.place.dir, &opts, &mut report).map_err(|e| e.to_string())?;
+    println!(
+        "built {built} tables ({entries} entries, {bytes} bytes), kept {kept}, up to {} pieces in {} ({}), {:.1} s",
+        a.pieces,
+        a.place.dir.display(),
+        opts.rules,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `tama egtb build --plan`: per piece count, what the build would write
+/// and the working memory of its largest pair (the figures behind the size
+/// and time estimates in docs/endgames.md).
+fn plan_command(a: &EgtbBuildArgs) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(
+        out,
+        "pieces signatures entries file-bytes largest-pair-entries build-memory-bytes"
+    );
+    let order = Signature::build_order(a.pieces);
+    for n in 2..=a.pieces {
+        let sigs: Vec<Signature> = order.iter().copied().filter(|s| s.pieces() == n).collect();
+        let len = |s: Signature| TableIndex::new(s).len();
+        let entries: u64 = sigs.iter().map(|&s| len(s)).sum();
+        // Distances take a byte an entry (two if one reaches 255, which
+        // none of up to 4 pieces does); larger tables keep 2 bits.
+        let encoding = if n <= BuildOptions::DEFAULT_DISTANCE_PIECES {
+            Encoding::Dtm8
+        } else {
+            Encoding::Wdl2
+        };
+        let bytes: u64 = sigs
+            .iter()
+            .map(|&s| HEADER_LEN as u64 + encoding.payload_len(len(s)))
+            .sum();
+        let pair = sigs
+            .iter()
+            .map(|&s| {
+                len(s)
+                    + if s.flipped() == s {
+                        0
+                    } else {
+                        len(s.flipped())
+                    }
+            })
+            .max()
+            .unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "{n} {} {entries} {bytes} {pair} {}",
+            sigs.len(),
+            pair * BUILD_BYTES_PER_ENTRY
+        );
+    }
+    Ok(())
+}
+
+/// `tama egtb probe`: the value for the side to move, last line `win N`,
+/// `draw` or `loss N` (N `-` where the table keeps no distance).
+fn probe_command(a: &EgtbProbeArgs) -> Result<(), String> {
+    let rules = a.place.rules.rules();
+    let pos = Position::from_fen(&a.fen, rules).map_err(|e| e.to_string())?;
+    let tb = open(&a.place)?;
+    let placement = Placement::of(&pos);
+    if !placement.them.is_empty() && !placement.us.is_empty() {
+        let signature = placement.signature();
+        if signature.pieces() > tama_engine::egtb::MAX_PIECES {
+            return Err(format!(
+                "too many pieces: {} on the board, the tables hold at most {}",
+                signature.pieces(),
+                tama_engine::egtb::MAX_PIECES
+            ));
+        }
+        if !placement.men_on_man_squares() {
+            return Err("a man stands on its own first rank: no table holds that".into());
+        }
+        if tb.table(signature).is_none() {
+            return Err(format!(
+                "no table for {signature} ({} pieces) in {}",
+                signature.pieces(),
+                a.place.dir.display()
+            ));
+        }
+    }
+    let value = tb
+        .probe(&pos)
+        .ok_or("the side not to move has no pieces: the game is already over")?;
+    println!("{value}");
+    Ok(())
+}
+
+/// `tama egtb stats`: one Markdown table row per signature, in build order
+/// (the tables in docs/endgames.md come from here).
+fn stats_command(a: &EgtbStatsArgs) -> Result<(), String> {
+    let tb = open(&a.place)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(
+        out,
+        "| signature | positions | wins | draws | losses | longest win | bytes |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let (mut positions, mut bytes) = (0, 0);
+    for h in tb.headers() {
+        let s = h.stats;
+        let total = s.wins + s.draws + s.losses;
+        let share = |x: u64| match x {
+            0 => "0".to_string(),
+            _ => format!("{x} ({:.1}%)", 100.0 * x as f64 / total as f64),
+        };
+        let longest = s.longest_win.map_or("-".to_string(), |d| d.to_string());
+        let size = HEADER_LEN as u64 + h.payload_len;
+        let _ = writeln!(
+            out,
+            "| {} | {total} | {} | {} | {} | {longest} | {size} |",
+            h.signature,
+            share(s.wins),
+            share(s.draws),
+            share(s.losses)
+        );
+        positions += total;
+        bytes += size;
+    }
+    let _ = writeln!(
+        out,
+        "{} tables, {positions} positions, {bytes} bytes ({})",
+        tb.headers().len(),
+        tb.rules()
+    );
+    Ok(())
+}

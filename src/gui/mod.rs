@@ -1,0 +1,176 @@
+//! `tama gui`: a board in the browser. A small HTTP server on 127.0.0.1
+//! serves the page (built into the binary) and relays the UCI dialect between
+//! the page and one engine process per page (see docs/gui.md).
+
+mod assets;
+mod http;
+mod pdn;
+mod relay;
+
+use http::ReadError;
+pub use relay::Relay;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+/// Connections served at once (the page needs two or three; more is a
+/// runaway, answered by closing the connection).
+const MAX_CONNECTIONS: usize = 64;
+/// A request head must arrive within this time.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `tama gui [--port N] [--no-open]`: serves the board until the process is
+/// ended. An error (the port taken, no binary to run) is one line.
+pub fn run(port: u16, open: bool) -> Result<(), String> {
+    let engine = std::env::current_exe()
+        .map_err(|e| format!("cannot find the tama binary to run as the engine: {e}"))?;
+    let server = Server::bind(port, engine)?;
+    let url = server.url();
+    println!("Tama's board: {url}  (Ctrl-C to stop)");
+    if open {
+        if let Err(e) = open_browser(&url) {
+            println!("Open it in your browser ({e}).");
+        }
+    }
+    server.serve();
+    Ok(())
+}
+
+/// Hands the address to the desktop's default browser.
+fn open_browser(url: &str) -> Result<(), String> {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        // Reaped in the background: the opener returns at once.
+        .map(|mut child| {
+            std::thread::spawn(move || child.wait());
+        })
+        .map_err(|e| format!("{opener} could not be started: {e}"))
+}
+
+/// The server, bound and ready to serve.
+pub struct Server {
+    listener: TcpListener,
+    port: u16,
+    relay: Arc<Relay>,
+}
+
+impl Server {
+    /// Binds 127.0.0.1:`port` (0: any free port). Only loopback, ever: the
+    /// engine is not offered to the network.
+    pub fn bind(port: u16, engine: PathBuf) -> Result<Server, String> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AddrInUse {
+                format!("port {port} on 127.0.0.1 is taken by another program; choose another with --port N (0: any free port)")
+            } else {
+                format!("cannot listen on 127.0.0.1:{port}: {e}")
+            }
+        })?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the bound address: {e}"))?
+            .port();
+        Ok(Server {
+            listener,
+            port,
+            relay: Arc::new(Relay::new(engine)),
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        SocketAddr::from((Ipv4Addr::LOCALHOST, self.port))
+    }
+
+    /// The page's address.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.port)
+    }
+
+    /// Engine processes started so far.
+    pub fn sessions_started(&self) -> u64 {
+        self.relay.sessions_started()
+    }
+
+    /// A handle on the relay's counters that outlives `serve`.
+    pub fn relay(&self) -> Arc<Relay> {
+        Arc::clone(&self.relay)
+    }
+
+    /// Serves until the process ends: one thread per connection.
+    pub fn serve(self) {
+        let open = Arc::new(AtomicUsize::new(0));
+        for stream in self.listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+                drop(stream);
+                continue;
+            }
+            open.fetch_add(1, Ordering::SeqCst);
+            let relay = Arc::clone(&self.relay);
+            let open = Arc::clone(&open);
+            let port = self.port;
+            thread::spawn(move || {
+                handle(stream, port, &relay);
+                open.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+    }
+}
+
+/// One connection: one request, then close.
+fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
+    let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
+    let req = match http::read_request(&mut stream) {
+        Ok(r) => r,
+        Err(ReadError::Closed) => return,
+        Err(ReadError::Bad(status, msg)) => return http::respond_error(&mut stream, status, &msg),
+        Err(ReadError::TooLarge(msg)) => return http::refuse_too_large(&mut stream, &msg),
+    };
+    if let Err(why) = http::check_origin(&req, port) {
+        eprintln!("tama gui: {} {}: {why}", req.method, req.path);
+        return http::respond_error(&mut stream, 403, &why);
+    }
+    match (req.method.as_str(), req.path.as_str()) {
+        ("GET", "/engine/events") => {
+            // The stream lives as long as the engine: no read timeout.
+            let _ = stream.set_read_timeout(None);
+            relay.events(stream)
+        }
+        ("POST", "/engine/send") => relay.send(&req, &mut stream),
+        ("POST", "/pdn/read") => match pdn::read(&req.body) {
+            Ok(json) => http::respond(&mut stream, 200, "application/json", json.as_bytes()),
+            Err(e) => http::respond_error(&mut stream, 422, &e),
+        },
+        ("POST", "/pdn/write") => match pdn::write(&req.body) {
+            Ok(text) => http::respond(
+                &mut stream,
+                200,
+                "text/plain; charset=utf-8",
+                text.as_bytes(),
+            ),
+            Err(e) => http::respond_error(&mut stream, 422, &e),
+        },
+        ("GET", path) => match assets::find(path) {
+            Some(asset) => http::respond(&mut stream, 200, asset.content_type, asset.body),
+            None => http::respond_error(&mut stream, 404, &format!("no such page {path:?}")),
+        },
+        (method, path) => http::respond_error(
+            &mut stream,
+            405,
+            &format!("{method} {path} is not served here"),
+        ),
+    }
+}

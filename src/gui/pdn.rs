@@ -1,0 +1,181 @@
+//! PDN for the page, through the project's PDN code: `POST /pdn/read` takes
+//! PDN text and answers the first game as JSON (rules, start FEN, moves in
+//! the engine's notation); `POST /pdn/write` takes a game as JSON and
+//! answers PDN text. Every move is replayed through the rules core; an
+//! illegal one is an error naming it.
+
+use crate::tournament::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
+use serde_json::{json, Value};
+use tama_engine::rules::parse_bool;
+use tama_engine::{Position, Rules};
+
+/// The page's names for the rule options are the engine's UCI option names.
+fn rules_json(rules: Rules) -> Value {
+    json!({
+        "Variant": rules.variant.to_string(),
+        "CaptureRemoval": rules.capture_removal.to_string(),
+        "MidCapturePromotion": rules.mid_capture_promotion.to_string(),
+    })
+}
+
+fn rules_from_json(v: &Value) -> Result<Rules, String> {
+    let field = |name: &str| {
+        v.get(name)
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("rules.{name} is missing"))
+    };
+    Ok(Rules {
+        variant: field("Variant")?.parse()?,
+        capture_removal: field("CaptureRemoval")?.parse()?,
+        mid_capture_promotion: parse_bool(field("MidCapturePromotion")?)
+            .map_err(|e| format!("rules.MidCapturePromotion: {e}"))?,
+    })
+}
+
+/// PDN text -> the first game, as JSON for the page.
+pub fn read(body: &[u8]) -> Result<String, String> {
+    let text = std::str::from_utf8(body).map_err(|_| "the PDN is not UTF-8 text".to_string())?;
+    let games = read_pdn(text, Rules::default())?;
+    let game = games.first().ok_or("no game in that PDN")?;
+    let rules = game.start.rules();
+    let mut pos = game.start;
+    let mut moves = Vec::with_capacity(game.moves.len());
+    for m in &game.moves {
+        moves.push(pos.move_text(m));
+        pos = pos.play(m);
+    }
+    Ok(json!({
+        "rules": rules_json(rules),
+        "fen": game.start.fen(),
+        "moves": moves,
+        "result": game.result.clone().unwrap_or_else(|| "*".into()),
+        "white": game.tag("White").unwrap_or("?"),
+        "black": game.tag("Black").unwrap_or("?"),
+        "event": game.tag("Event").unwrap_or("?"),
+        "count": games.len(),
+    })
+    .to_string())
+}
+
+/// A game as JSON from the page -> PDN text.
+pub fn write(body: &[u8]) -> Result<String, String> {
+    let v: Value = serde_json::from_slice(body).map_err(|e| format!("bad JSON: {e}"))?;
+    let text = |name: &str, default: &str| -> String {
+        v.get(name)
+            .and_then(Value::as_str)
+            .unwrap_or(default)
+            .to_string()
+    };
+    let rules = rules_from_json(v.get("rules").ok_or("rules are missing")?)?;
+    let fen = v
+        .get("fen")
+        .and_then(Value::as_str)
+        .ok_or("fen is missing")?;
+    let start = Position::from_fen(fen, rules).map_err(|e| e.to_string())?;
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for (i, m) in v
+        .get("moves")
+        .and_then(Value::as_array)
+        .ok_or("moves are missing")?
+        .iter()
+        .enumerate()
+    {
+        let t = m.as_str().ok_or("moves must be strings")?;
+        let mv = pos
+            .parse_move(t)
+            .map_err(|e| format!("ply {}: {t}: {e}", i + 1))?;
+        pos = pos.play(&mv);
+        moves.push(mv);
+    }
+    let result = text("result", "*");
+    if result != "*" && Outcome::parse(&result).is_none() {
+        return Err(format!("result {result:?} is not 2-0, 1-1, 0-2 or *"));
+    }
+    let mut s = String::new();
+    for (k, val) in [
+        ("Event", text("event", "Tama gui")),
+        ("Site", "?".to_string()),
+        ("Date", text("date", "????.??.??")),
+        ("Round", "-".to_string()),
+        ("White", text("white", "?")),
+        ("Black", text("black", "?")),
+        ("Result", result.clone()),
+    ] {
+        write_tag(&mut s, k, &val);
+    }
+    write_start_tags(&mut s, &start);
+    write_tag(&mut s, "PlyCount", &moves.len().to_string());
+    s.push('\n');
+    s.push_str(&movetext(&start, &moves, &result));
+    s.push('\n');
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_written_reads_back_the_same() {
+        // Turkish, from a set-up position: White must take d5 (d4xd6),
+        // Black steps forward, White steps forward; then from the start
+        // position, a double capture that crowns (d4 takes d5 and d7).
+        let game = json!({
+            "rules": {"Variant": "turkish", "CaptureRemoval": "deferred", "MidCapturePromotion": "true"},
+            "fen": "W:Wa2,d4:Bd5,a7",
+            "moves": ["d4xd6", "a7-a6", "a2-a3"],
+            "result": "*", "white": "You", "black": "Tama", "date": "2026.01.02",
+        });
+        let pdn = write(game.to_string().as_bytes()).unwrap();
+        assert!(pdn.contains("[GameType \"30\"]"), "{pdn}");
+        assert!(pdn.contains("[Date \"2026.01.02\"]"), "{pdn}");
+        assert!(pdn.contains("1. d4xd6 a7-a6 2. a2-a3 *"), "{pdn}");
+        let back: Value = serde_json::from_str(&read(pdn.as_bytes()).unwrap()).unwrap();
+        assert_eq!(back["rules"], game["rules"]);
+        assert_eq!(back["fen"], "W:Wa2,d4:Bd5,a7");
+        assert_eq!(back["moves"], game["moves"]);
+        assert_eq!(back["white"], "You");
+        assert_eq!(back["result"], "*");
+
+        let start = Position::startpos(Rules::default()).fen();
+        let mut crowned = game.clone();
+        crowned["fen"] = json!(start);
+        crowned["moves"] = json!(["d3-d4", "d6-d5", "d4xd6xd8", "c7-d7"]);
+        crowned["result"] = json!("2-0");
+        let pdn = write(crowned.to_string().as_bytes()).unwrap();
+        assert!(
+            pdn.contains("1. d3-d4 d6-d5 2. d4xd6xd8 c7-d7 2-0"),
+            "{pdn}"
+        );
+        let back: Value = serde_json::from_str(&read(pdn.as_bytes()).unwrap()).unwrap();
+        assert_eq!(back["moves"], crowned["moves"]);
+        assert_eq!(back["result"], "2-0");
+    }
+
+    #[test]
+    fn illegal_or_malformed_games_are_refused_with_the_reason() {
+        let base = json!({
+            "rules": {"Variant": "armenian", "CaptureRemoval": "immediate", "MidCapturePromotion": "false"},
+            "fen": "W:Wa2,d4:Bd5,a7", "moves": ["a2-a3"], "result": "*",
+        });
+        let e = write(base.to_string().as_bytes()).unwrap_err();
+        assert!(
+            e.contains("ply 1: a2-a3") && e.contains("capture is compulsory"),
+            "{e}"
+        );
+        let mut bad = base.clone();
+        bad["rules"]["Variant"] = json!("russian");
+        assert!(write(bad.to_string().as_bytes()).is_err());
+        let mut bad = base.clone();
+        bad["moves"] = json!(["d4xd6"]);
+        bad["result"] = json!("3-0");
+        assert!(write(bad.to_string().as_bytes())
+            .unwrap_err()
+            .contains("3-0"));
+        assert!(write(b"{not json").unwrap_err().starts_with("bad JSON"));
+        let e = read(b"[Variant \"armenian\"]\n1. d3-d5 *").unwrap_err();
+        assert!(e.contains("d3-d5"), "{e}");
+        assert_eq!(read(b"   ").unwrap_err(), "no game in that PDN");
+    }
+}

@@ -1,0 +1,347 @@
+//! Sharded matches: `-shard K/N` plays the K-th of N disjoint parts of the
+//! full schedule, so that job systems (Slurm arrays, GNU parallel over ssh,
+//! CI matrices) can play one match on many machines; `--merge` adds the
+//! shards' results files back into the figures of the whole match.
+//!
+//! The schedule is built in full on every machine (same seed, openings,
+//! colours and game numbers) and cut into units: an opening pair with
+//! `-repeat` (its two games are scored together, so they stay together),
+//! else a game. Unit i goes to shard (i mod N) + 1, so every shard gets a
+//! similar mix of rounds, openings and colours. A shard is a pure function
+//! of the command line: an interrupted shard is rerun alone.
+//!
+//! Each results file carries the identity of its schedule (`ScheduleId`):
+//! shards merge only with shards of the same schedule.
+
+use super::config::Config;
+use super::openings::Opening;
+use super::schedule::Job;
+use serde::{Deserialize, Serialize};
+
+/// `-shard K/N`: part `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// Reads `K/N` (1 <= K <= N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("-shard: expected K/N with 1 <= K <= N, got {text:?}");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u32, u32) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The jobs of this shard, in schedule order, with their game numbers
+    /// unchanged.
+    pub fn select(&self, jobs: Vec<Job>) -> Vec<Job> {
+        let mut unit = 0usize;
+        let mut out = Vec::new();
+        for (i, job) in jobs.iter().enumerate() {
+            // A new unit starts with every game that is not the second game
+            // of the pair of the game before.
+            if i > 0 && (job.pair.is_none() || job.pair != jobs[i - 1].pair) {
+                unit += 1;
+            }
+            if unit % self.count as usize == (self.index - 1) as usize {
+                out.push(job.clone());
+            }
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What makes two results files parts of one match: everything that
+/// decides which games are played and how they are judged. The engines'
+/// program paths are left out (they differ between machines): the same
+/// name must mean the same program.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScheduleId {
+    pub seed: u64,
+    pub rules: String,
+    /// Each engine: its name, arguments, options and limits.
+    pub engines: Vec<String>,
+    /// How many openings, where from, and a fingerprint of the list in
+    /// playing order.
+    pub openings: String,
+    pub tournament: String,
+    pub rounds: u32,
+    pub games: u32,
+    pub repeat: bool,
+    pub adjudication: String,
+    /// Games in the full schedule.
+    pub games_total: u64,
+    /// Into how many shards it is cut (1: not sharded).
+    pub shards: u32,
+}
+
+impl ScheduleId {
+    pub fn of(c: &Config, openings: &[Opening], games_total: usize) -> ScheduleId {
+        let engines = c
+            .engines
+            .iter()
+            .map(|e| {
+                let options: Vec<String> = e
+                    .command
+                    .options
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                format!(
+                    "{} proto={:?} args={:?} options={:?} limits={} timemargin={:?}",
+                    e.command.name,
+                    e.command.proto,
+                    e.command.args,
+                    options,
+                    e.tc.describe(),
+                    e.timemargin.unwrap_or(c.timemargin)
+                )
+            })
+            .collect();
+        let mut text = String::new();
+        for o in openings {
+            text.push_str(&o.start.fen());
+            text.push('|');
+            text.push_str(&o.moves);
+            text.push('\n');
+        }
+        let source = match &c.openings.file {
+            None => "builtin".to_string(),
+            Some(p) => format!("file {}", file_name(p)),
+        };
+        ScheduleId {
+            seed: c.seed,
+            rules: c.rules.to_string(),
+            engines,
+            openings: format!(
+                "{} openings ({source}, order {:?}, start {}), fingerprint {:016x}",
+                openings.len(),
+                c.openings.order,
+                c.openings.start,
+                fnv1a(text.as_bytes())
+            ),
+            tournament: format!("{:?}", c.tournament),
+            rounds: c.rounds,
+            games: c.games,
+            repeat: c.repeat,
+            adjudication: format!("{:?} hangtimeout={:?}", c.adjudication, c.hang_timeout),
+            games_total: games_total as u64,
+            shards: c.shard.map_or(1, |s| s.count),
+        }
+    }
+
+    /// The first difference from `other`, named for the user, or None.
+    pub fn difference(&self, other: &ScheduleId) -> Option<String> {
+        let fields: [(&str, String, String); 11] = [
+            ("seed", self.seed.to_string(), other.seed.to_string()),
+            ("rules", self.rules.clone(), other.rules.clone()),
+            ("engines", self.engines.join("; "), other.engines.join("; ")),
+            ("openings", self.openings.clone(), other.openings.clone()),
+            (
+                "tournament",
+                self.tournament.clone(),
+                other.tournament.clone(),
+            ),
+            ("rounds", self.rounds.to_string(), other.rounds.to_string()),
+            ("games", self.games.to_string(), other.games.to_string()),
+            ("repeat", self.repeat.to_string(), other.repeat.to_string()),
+            (
+                "adjudication",
+                self.adjudication.clone(),
+                other.adjudication.clone(),
+            ),
+            (
+                "games in the schedule",
+                self.games_total.to_string(),
+                other.games_total.to_string(),
+            ),
+            (
+                "number of shards",
+                self.shards.to_string(),
+                other.shards.to_string(),
+            ),
+        ];
+        fields
+            .into_iter()
+            .find(|(_, a, b)| a != b)
+            .map(|(what, a, b)| format!("their {what} differ ({a:?} and {b:?})"))
+    }
+}
+
+/// What the shards among the files of a merge cover.
+#[derive(Debug, Default, PartialEq)]
+pub struct Covered {
+    /// The schedule the shards share (None: no file is a shard).
+    pub schedule: Option<ScheduleId>,
+    /// Shards of that schedule that no file holds.
+    pub missing: Vec<u32>,
+}
+
+/// Checks the files of a merge (name, schedule, shard): shards merge only
+/// with shards of the same schedule, each once, and not with whole
+/// matches; whole matches (no shard) merge as before.
+pub fn check_merge(
+    files: &[(String, Option<ScheduleId>, Option<Shard>)],
+) -> Result<Covered, String> {
+    let shards: Vec<_> = files.iter().filter(|f| f.2.is_some()).collect();
+    let Some(first) = shards.first() else {
+        return Ok(Covered::default());
+    };
+    if let Some(whole) = files.iter().find(|f| f.2.is_none()) {
+        return Err(format!(
+            "{} is a whole match and {} a shard: a shard merges only with the other shards of its match",
+            whole.0, first.0
+        ));
+    }
+    let id = first
+        .1
+        .clone()
+        .ok_or_else(|| format!("{}: a shard without its schedule", first.0))?;
+    let mut seen: Vec<(u32, &str)> = Vec::new();
+    for (name, schedule, shard) in shards.iter().map(|f| (&f.0, &f.1, f.2)) {
+        let other = schedule
+            .as_ref()
+            .ok_or_else(|| format!("{name}: a shard without its schedule"))?;
+        if let Some(d) = id.difference(other) {
+            return Err(format!(
+                "{} and {name} are not shards of one match: {d}",
+                first.0
+            ));
+        }
+        let k = shard.map_or(0, |s| s.index);
+        if let Some((_, before)) = seen.iter().find(|(i, _)| *i == k) {
+            return Err(format!(
+                "shard {k}/{} is given twice ({before} and {name})",
+                id.shards
+            ));
+        }
+        seen.push((k, name.as_str()));
+    }
+    let missing = (1..=id.shards)
+        .filter(|k| !seen.iter().any(|(i, _)| i == k))
+        .collect();
+    Ok(Covered {
+        schedule: Some(id),
+        missing,
+    })
+}
+
+/// The file name alone: the same openings file may sit in different
+/// directories on different machines.
+fn file_name(p: &std::path::Path) -> String {
+    p.file_name()
+        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+}
+
+/// FNV-1a, 64 bits: a fingerprint of the openings list (not a security
+/// hash; it tells lists apart, nothing more).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::config::EngineSpec;
+    use super::super::schedule::schedule;
+    use super::*;
+
+    fn two_engines(rounds: u32, repeat: bool) -> Config {
+        let mut c = Config {
+            rounds,
+            games: if repeat { 2 } else { 1 },
+            repeat,
+            ..Config::default()
+        };
+        for n in ["A", "B"] {
+            let mut e = EngineSpec::default();
+            e.command.name = n.into();
+            c.engines.push(e);
+        }
+        c
+    }
+
+    #[test]
+    fn shards_cut_the_schedule_into_disjoint_parts_keeping_pairs() {
+        for repeat in [true, false] {
+            let c = two_engines(7, repeat);
+            let all = schedule(&c, 5);
+            let key = |j: &Job| (j.round, j.game_in_round);
+            let mut seen: Vec<(u32, u32)> = Vec::new();
+            for k in 1..=3 {
+                let part = Shard { index: k, count: 3 }.select(all.clone());
+                assert!(!part.is_empty());
+                // Every game keeps its number, colours and opening.
+                for j in &part {
+                    let same = all.iter().find(|a| key(a) == key(j)).unwrap();
+                    assert_eq!(
+                        (same.white, same.black, same.opening),
+                        (j.white, j.black, j.opening)
+                    );
+                }
+                if repeat {
+                    // Both games of each pair, one after the other.
+                    assert_eq!(part.len() % 2, 0);
+                    for two in part.chunks(2) {
+                        assert_eq!(two[0].pair, two[1].pair);
+                        assert!(two[0].pair.is_some());
+                    }
+                }
+                seen.extend(part.iter().map(key));
+            }
+            // Disjoint, and together the whole schedule.
+            let mut expect: Vec<(u32, u32)> = all.iter().map(key).collect();
+            seen.sort();
+            expect.sort();
+            assert_eq!(seen, expect, "repeat {repeat}");
+        }
+        // With -repeat, 7 rounds = 7 pairs: shard 1/3 has pairs 0, 3, 6.
+        let part = Shard { index: 1, count: 3 }.select(schedule(&two_engines(7, true), 5));
+        let rounds: Vec<u32> = part.iter().map(|j| j.round).collect();
+        assert_eq!(rounds, [1, 1, 4, 4, 7, 7]);
+    }
+
+    #[test]
+    fn shard_flags_and_differences() {
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "2", "a/b", "1/0", "-1/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        let a = ScheduleId {
+            seed: 1,
+            shards: 4,
+            ..ScheduleId::default()
+        };
+        assert_eq!(a.difference(&a.clone()), None);
+        let b = ScheduleId {
+            seed: 2,
+            ..a.clone()
+        };
+        assert!(a.difference(&b).unwrap().contains("seed"));
+        let c = ScheduleId {
+            openings: "x".into(),
+            ..a.clone()
+        };
+        assert!(a.difference(&c).unwrap().contains("openings"));
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

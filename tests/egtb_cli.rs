@@ -1,0 +1,165 @@
+//! The real `tama egtb` commands: build, probe, stats, and their one-line
+//! errors (missing directory, damaged file, too many pieces).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tama(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tama"))
+        .args(args)
+        .output()
+        .expect("the tama binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A fresh directory, removed at the end of the test.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("tama-egtb-cli-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+    fn arg(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn build(dir: &TempDir, pieces: &str) -> Output {
+    let o = tama(&[
+        "egtb",
+        "build",
+        "--pieces",
+        pieces,
+        "--threads",
+        "1",
+        "--dir",
+        dir.arg(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    o
+}
+
+/// The last line of a successful probe.
+fn probe(dir: &TempDir, fen: &str) -> String {
+    let o = tama(&["egtb", "probe", "--dir", dir.arg(), "--fen", fen]);
+    assert!(o.status.success(), "{fen}: {}", text(&o.stderr));
+    text(&o.stdout).lines().last().unwrap().to_string()
+}
+
+/// A failing command: status 2 and one line on stderr, which is returned.
+fn error(args: &[&str]) -> String {
+    let o = tama(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    err
+}
+
+/// The error of a probe that must fail.
+fn probe_error(dir: &str, fen: &str) -> String {
+    error(&["egtb", "probe", "--dir", dir, "--fen", fen])
+}
+
+fn kvk_file(dir: &Path) -> PathBuf {
+    dir.join("armenian-immediate-false-KvK.egtb")
+}
+
+#[test]
+fn build_probe_and_stats() {
+    let dir = TempDir::new("basic");
+    let o = build(&dir, "3");
+    let out = text(&o.stdout);
+    assert!(out.starts_with("built 16 tables"), "{out}");
+    // Progress names each pair on stderr.
+    assert!(text(&o.stderr).contains("KvKK+KKvK: done in"));
+    // KKvK: the king on c3 cannot take h8 at once; two kings against one
+    // win (docs/endgames.md), and in an odd number of plies.
+    let v = probe(&dir, "W:WKa1,Kc3:BKh8");
+    let n: u32 = v.strip_prefix("win ").unwrap().parse().unwrap();
+    assert!(n % 2 == 1 && n > 1, "{v}");
+    // The same material with the lone king to move and nothing to take.
+    let v = probe(&dir, "B:WKa1,Kc3:BKh8");
+    assert!(v.starts_with("loss "), "{v}");
+    // Two kings far apart: neither can force anything.
+    assert_eq!(probe(&dir, "W:WKa1:BKh8"), "draw");
+    // Black's man on d5 jumps the white one on d4: Black wins at once.
+    assert_eq!(probe(&dir, "B:Wd4:Bd5"), "win 1");
+    let stats = text(&tama(&["egtb", "stats", "--dir", dir.arg()]).stdout);
+    let rows: Vec<&str> = stats
+        .lines()
+        .filter(|l| l.starts_with("| K") || l.starts_with("| M"))
+        .collect();
+    assert_eq!(rows.len(), 16, "{stats}");
+    assert!(
+        stats.contains("| KvK | 4032 | 672 (16.7%) | 3360 (83.3%) | 0 | 1 |"),
+        "{stats}"
+    );
+    assert!(stats
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("16 tables, 1348176 positions"));
+}
+
+#[test]
+fn an_interrupted_build_resumes_by_signature() {
+    let dir = TempDir::new("resume");
+    build(&dir, "2");
+    std::fs::remove_file(kvk_file(&dir.0)).unwrap();
+    let out = text(&build(&dir, "2").stdout);
+    // KvK again; KvM+MvK and MvM kept.
+    assert!(
+        out.starts_with("built 1 tables") && out.contains("kept 3"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_with_status_2() {
+    let dir = TempDir::new("errors");
+    let missing = dir.0.join("nowhere");
+    let err = probe_error(missing.to_str().unwrap(), "W:WKa1:BKh8");
+    assert!(err.contains("nowhere: No such file or directory"), "{err}");
+    let err = error(&["egtb", "stats", "--dir", missing.to_str().unwrap()]);
+    assert!(err.contains("nowhere: No such file or directory"), "{err}");
+    let err = error(&["egtb", "build", "--pieces", "7", "--dir", dir.arg()]);
+    assert!(err.contains("7 pieces: the tables hold 2 to 6"), "{err}");
+
+    build(&dir, "2");
+    // A 3-piece position with only the 2-piece tables built.
+    let err = probe_error(dir.arg(), "W:WKa1,Kc3:BKh8");
+    assert!(err.contains("no table for KKvK (3 pieces)"), "{err}");
+    let err = probe_error(dir.arg(), "W:Wa3,b3,c3,d3:Ba6,b6,c6");
+    assert!(err.contains("too many pieces: 7"), "{err}");
+    // Another variant's tables are not there.
+    let err = error(&["egtb", "stats", "--variant", "turkish", "--dir", dir.arg()]);
+    assert!(err.contains("no tables for variant turkish"), "{err}");
+
+    // One flipped bit in a payload: every command refuses the directory.
+    let path = kvk_file(&dir.0);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[500] ^= 4;
+    std::fs::write(&path, &bytes).unwrap();
+    for args in [
+        vec!["egtb", "probe", "--dir", dir.arg(), "--fen", "W:WKa1:BKh8"],
+        vec!["egtb", "stats", "--dir", dir.arg()],
+        vec!["egtb", "build", "--pieces", "2", "--dir", dir.arg()],
+    ] {
+        let err = error(&args);
+        assert!(
+            err.contains("KvK.egtb: refused: bad checksum"),
+            "{args:?}: {err}"
+        );
+    }
+}

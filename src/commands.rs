@@ -1,8 +1,8 @@
-//! What `tama perft`, `tama bench`, `tama search` and `tama gui` do once their flags
+//! What `tama perft`, `tama bench`, `tama search`, `tama tactics` and `tama gui` do once their flags
 //! are read (`cli`): each returns a one-line error for bad input (a FEN
 //! that does not parse), which the caller prints with status 2.
 
-use crate::cli::{tuning, BenchArgs, GuiArgs, PerftArgs, SearchArgs};
+use crate::cli::{tuning, BenchArgs, GuiArgs, PerftArgs, SearchArgs, TacticsArgs};
 use std::io::Write;
 use std::time::{Duration, Instant};
 use tama_engine::perft::{divide, perft, perft_routes};
@@ -133,4 +133,13 @@ fn info_line(pos: &Position, info: &SearchInfo) -> String {
 /// `tama gui`: the board server, until the process is ended (docs/gui.md).
 pub fn gui_command(a: &GuiArgs) -> Result<(), String> {
     tama::gui::run(a.port, !a.no_open)
+}
+
+/// `tama tactics`: the shot suite's score, a line per variant and budget
+/// as each is done (`tactics`).
+pub fn tactics_command(a: &TacticsArgs) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    crate::tactics::run(a, &mut |line| {
+        let _ = writeln!(stdout.lock(), "{line}");
+    })
 }

@@ -1,11 +1,10 @@
-//! The shot suite from the command line, until `tama tactics` exists:
+//! Harvests the shot suite from self-play (docs/testing.md; `tama tactics`
+//! scores it):
 //!
 //! cargo run --release -p tama-engine --example shots -- harvest VARIANT GAMES SEED \
 //!     [GAME_NODES OPENING_PLIES PROBE_DEPTH ORACLE_DEPTH PER_GAME SHALLOW_DEPTH]
-//! cargo run --release -p tama-engine --example shots -- score [FILE]
 
-use tama_engine::search::Searcher;
-use tama_engine::shots::{self, harvest};
+use tama_engine::shots::harvest;
 use tama_engine::Rules;
 
 fn main() {
@@ -39,27 +38,6 @@ fn main() {
                 started.elapsed().as_secs_f64()
             );
         }
-        Some("score") => {
-            let text = match args.get(1) {
-                Some(f) => std::fs::read_to_string(f).expect("readable suite"),
-                None => shots::SUITE.to_string(),
-            };
-            let suite = shots::parse_suite(&text).expect("a valid suite");
-            let mut s = Searcher::new(16);
-            let mut budgets = shots::BUDGETS.to_vec();
-            for kv in &args[2.min(args.len())..] {
-                let (k, v) = kv.split_once('=').expect("NAME=VALUE");
-                if k == "nodes" {
-                    budgets = v.split(',').map(|n| n.parse().expect("nodes")).collect();
-                    continue;
-                }
-                s.tuning_mut().set(k, v).expect("a tuning switch");
-            }
-            for nodes in budgets {
-                let solved = shots::solved(&mut s, &suite, nodes);
-                println!("{nodes} nodes: {solved}/{}", suite.len());
-            }
-        }
-        _ => eprintln!("usage: shots harvest VARIANT GAMES SEED [...] | shots score [FILE]"),
+        _ => eprintln!("usage: shots harvest VARIANT GAMES SEED [...] (scoring: tama tactics)"),
     }
 }

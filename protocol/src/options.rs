@@ -5,8 +5,9 @@
 //! ignored, so `Move Overhead`, `move-overhead` and `MOVE_OVERHEAD` are one
 //! option.
 
+use std::time::Duration;
 use tama_engine::rules::parse_bool;
-use tama_engine::search::{Searcher, Style};
+use tama_engine::search::{SearchOptions, Searcher, Style};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
 /// What kind of value an option takes (UCI's option types).
@@ -228,6 +229,17 @@ impl Settings {
             "egtbpieces" => self.egtb_pieces.to_string(),
             _ => String::new(),
         }
+    }
+
+    /// Hands the options that shape a search to the searcher's options
+    /// (the session before each search; `tama tactics`).
+    pub fn apply(&self, o: &mut SearchOptions) {
+        o.threads = self.threads;
+        o.multipv = self.multipv;
+        o.move_overhead = Duration::from_millis(self.move_overhead_ms);
+        o.baseline = self.baseline;
+        o.style = self.style;
+        o.egtb_pieces = self.egtb_pieces;
     }
 
     /// Sets an option by name. On error nothing changes and the message says why.

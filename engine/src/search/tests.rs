@@ -566,7 +566,7 @@ fn the_engine_solves_most_of_the_shot_suite_at_10k_nodes() {
     // solved (the main search as merged at issue 8 solved 85 of 144, 59%;
     // with the tactical settings of issue 9, 132 of 144).
     let suite = crate::shots::suite();
-    let solved = crate::shots::solved(&mut tactical_searcher(), &suite, 10_000);
+    let solved = crate::shots::score(&mut tactical_searcher(), &suite, 10_000).solved;
     assert!(
         solved * 100 >= suite.len() * 85,
         "{solved}/{} solved at 10k nodes",

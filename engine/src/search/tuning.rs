@@ -81,6 +81,15 @@ impl Tuning {
 
     /// Sets one field by name (`threat_probe`, `rfp_depth`, ...) from text.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match self.try_set(name, value)? {
+            true => Ok(()),
+            false => Err(format!("unknown tuning parameter {name:?}")),
+        }
+    }
+
+    /// `set`, but `Ok(false)` when `name` is no switch of the search (the
+    /// caller may know it as something else, e.g. an engine option).
+    pub fn try_set(&mut self, name: &str, value: &str) -> Result<bool, String> {
         let int = || {
             value
                 .parse::<i32>()
@@ -102,8 +111,8 @@ impl Tuning {
             "safety_order_depth" => self.safety_order_depth = int()?,
             "lmr_min_move" => self.lmr_min_move = int()?.max(1) as usize,
             "lmr_divisor" => self.lmr_divisor = int()?.max(1) as u32,
-            _ => return Err(format!("unknown tuning parameter {name:?}")),
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 }

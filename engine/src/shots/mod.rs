@@ -35,6 +35,10 @@ pub const SUITE: &str = include_str!("../../data/shots.txt");
 /// The node budgets `tama tactics` reports the suite's score at.
 pub const BUDGETS: [u64; 3] = [10_000, 100_000, 1_000_000];
 
+/// The transposition table the suite is scored with (MB; cleared before
+/// each shot): the figures in docs/testing.md are at this size.
+pub const HASH_MB: usize = 16;
+
 /// One position of the suite: a combination wins for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shot {
@@ -105,9 +109,9 @@ impl Shot {
         )
     }
 
-    /// Whether `searcher`, from a cleared table and with `nodes` nodes,
-    /// plays a winning move.
-    pub fn solved_by(&self, searcher: &mut Searcher, nodes: u64) -> bool {
+    /// The move `searcher` plays here, from a cleared table and with
+    /// `nodes` nodes (`None`: it found none, which counts as a miss).
+    pub fn answer(&self, searcher: &mut Searcher, nodes: u64) -> Option<Move> {
         searcher.clear();
         let limits = SearchLimits {
             nodes: Some(nodes),
@@ -115,7 +119,56 @@ impl Shot {
         };
         let game = Game::new(self.position);
         let out = searcher.search(&game, &limits, &SearchControl::new(), &mut |_| {});
-        out.best_move.is_some_and(|m| self.winning.contains(&m))
+        out.best_move
+    }
+
+    /// Whether `searcher`, from a cleared table and with `nodes` nodes,
+    /// plays a winning move.
+    pub fn solved_by(&self, searcher: &mut Searcher, nodes: u64) -> bool {
+        self.answer(searcher, nodes)
+            .is_some_and(|m| self.winning.contains(&m))
+    }
+}
+
+/// A shot the searcher did not solve: its index in the suite and the move
+/// it played instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Miss {
+    /// Where the shot is in the suite given to `score`.
+    pub index: usize,
+    /// What the searcher played (`None`: no move at all).
+    pub played: Option<Move>,
+}
+
+/// How a searcher did on a suite at one node budget.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteScore {
+    /// The budget, nodes per shot.
+    pub nodes: u64,
+    /// Shots where a winning move was played.
+    pub solved: usize,
+    /// Shots tried.
+    pub total: usize,
+    /// The shots not solved, in suite order.
+    pub misses: Vec<Miss>,
+}
+
+/// Runs `searcher` on every shot of `shots` with `nodes` nodes each.
+pub fn score(searcher: &mut Searcher, shots: &[Shot], nodes: u64) -> SuiteScore {
+    let misses: Vec<Miss> = shots
+        .iter()
+        .enumerate()
+        .filter_map(|(index, shot)| {
+            let played = shot.answer(searcher, nodes);
+            let solved = played.is_some_and(|m| shot.winning.contains(&m));
+            (!solved).then_some(Miss { index, played })
+        })
+        .collect();
+    SuiteScore {
+        nodes,
+        solved: shots.len() - misses.len(),
+        total: shots.len(),
+        misses,
     }
 }
 
@@ -131,14 +184,6 @@ pub fn parse_suite(text: &str) -> Result<Vec<Shot>, String> {
 /// The built-in suite.
 pub fn suite() -> Vec<Shot> {
     parse_suite(SUITE).expect("the built-in shot suite parses")
-}
-
-/// How many of `shots` the searcher solves with `nodes` nodes each.
-pub fn solved(searcher: &mut Searcher, shots: &[Shot], nodes: u64) -> usize {
-    shots
-        .iter()
-        .filter(|s| s.solved_by(searcher, nodes))
-        .count()
 }
 
 #[cfg(test)]
@@ -192,13 +237,17 @@ mod tests {
         // The example: the main search finds g3-g4 (or h4-g4)
         // with a million nodes; told that only a2-a3 wins, it fails.
         let shot = Shot::parse(LINE).unwrap();
-        let mut searcher = Searcher::new(16);
+        let mut searcher = Searcher::new(HASH_MB);
         assert!(shot.solved_by(&mut searcher, 1_000_000));
         let wrong = Shot {
             winning: vec![shot.position.parse_move("a2-a3").unwrap()],
             ..shot.clone()
         };
         assert!(!wrong.solved_by(&mut searcher, 1_000_000));
-        assert_eq!(solved(&mut searcher, &[shot, wrong], 1_000_000), 1);
+        let scored = score(&mut searcher, &[shot, wrong], 1_000_000);
+        assert_eq!((scored.solved, scored.total), (1, 2));
+        assert_eq!(scored.misses.len(), 1);
+        assert_eq!(scored.misses[0].index, 1);
+        assert!(scored.misses[0].played.is_some());
     }
 }

@@ -43,6 +43,10 @@ pub struct OptionDef {
 pub const MAX_MULTIPV: i64 = 64;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
+/// The largest contempt, either way (centi-men): five men. Beyond it a draw
+/// would rank with a lost ending.
+pub const MAX_CONTEMPT: i64 = 500;
+
 /// The most search threads allowed. More than the CPUs is accepted (a
 /// GUI's saved setting may come from a bigger machine; other UCI engines
 /// allow as many), with a notice that they share the CPUs.
@@ -137,6 +141,20 @@ pub fn definitions() -> Vec<OptionDef> {
             },
         },
         OptionDef {
+            uci: "Contempt",
+            hub: Some("contempt"),
+            kind: Kind::Spin {
+                default: 0,
+                min: -MAX_CONTEMPT,
+                max: MAX_CONTEMPT,
+            },
+        },
+        OptionDef {
+            uci: "UCI_AnalyseMode",
+            hub: None,
+            kind: Kind::Check { default: false },
+        },
+        OptionDef {
             uci: "EGTBPath",
             hub: Some("egtbpath"),
             kind: Kind::Text { default: "" },
@@ -182,6 +200,10 @@ pub struct Settings {
     pub egtb_path: String,
     /// Probe positions of up to this many pieces.
     pub egtb_pieces: u32,
+    /// What a draw costs the engine's side, centi-men.
+    pub contempt: i32,
+    /// The GUI analyses (UCI_AnalyseMode): contempt is off.
+    pub analyse_mode: bool,
 }
 
 impl Default for Settings {
@@ -197,6 +219,8 @@ impl Default for Settings {
             style: Style::Normal,
             egtb_path: String::new(),
             egtb_pieces: tama_engine::egtb::MAX_PIECES,
+            contempt: 0,
+            analyse_mode: false,
         }
     }
 }
@@ -227,6 +251,8 @@ impl Settings {
             "style" => self.style.to_string(),
             "egtbpath" => self.egtb_path.clone(),
             "egtbpieces" => self.egtb_pieces.to_string(),
+            "contempt" => self.contempt.to_string(),
+            "ucianalysemode" => self.analyse_mode.to_string(),
             _ => String::new(),
         }
     }
@@ -240,6 +266,7 @@ impl Settings {
         o.baseline = self.baseline;
         o.style = self.style;
         o.egtb_pieces = self.egtb_pieces;
+        o.contempt = if self.analyse_mode { 0 } else { self.contempt };
     }
 
     /// Sets an option by name. On error nothing changes and the message says why.
@@ -281,6 +308,7 @@ impl Settings {
                     "threads" => self.threads = n as usize,
                     "multipv" => self.multipv = n as usize,
                     "egtbpieces" => self.egtb_pieces = n as u32,
+                    "contempt" => self.contempt = n as i32,
                     _ => self.move_overhead_ms = n as u64,
                 }
                 Ok(Effect::None)
@@ -291,6 +319,7 @@ impl Settings {
                 match normalize(def.uci).as_str() {
                     "ponder" => self.ponder = b,
                     "baseline" => self.baseline = b,
+                    "ucianalysemode" => self.analyse_mode = b,
                     _ => {
                         self.rules.mid_capture_promotion = b;
                         return Ok(Effect::RulesChanged);

@@ -38,6 +38,9 @@ pub struct SearchLimits {
     /// search ends once one is proven shortest, or after iteration 2N+1
     /// (a win of 2N-1 plies is found by nominal depth 2N+1).
     pub mate: Option<u32>,
+    /// An analysis rather than a move to play (UCI's `UCI_AnalyseMode`,
+    /// Hub's `go analyze`): no contempt, a draw is 0.
+    pub analysis: bool,
 }
 
 /// How long a search should think, measured from when its clock starts (the
@@ -48,6 +51,17 @@ pub struct TimeBudget {
     pub soft: Option<Duration>,
     /// Never searched beyond, checked every few hundred microseconds.
     pub hard: Option<Duration>,
+}
+
+impl SearchLimits {
+    /// The contempt this search plays with: the option's, none in analysis.
+    pub fn contempt(&self, options: &SearchOptions) -> i32 {
+        if self.analysis {
+            0
+        } else {
+            options.contempt
+        }
+    }
 }
 
 impl TimeBudget {

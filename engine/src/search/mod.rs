@@ -126,6 +126,9 @@ pub struct SearchOptions {
     /// databases (`Searcher::set_tablebase`), when those are complete for
     /// that many; 0: never.
     pub egtb_pieces: u32,
+    /// How much worse than even a draw is for the side the engine plays
+    /// (centi-men; `score::draw_score`), outside analysis.
+    pub contempt: i32,
 }
 
 /// Which search plays: Tama's own, or the sparring opponent of another
@@ -168,6 +171,7 @@ impl Default for SearchOptions {
             baseline: false,
             style: Style::Normal,
             egtb_pieces: crate::egtb::MAX_PIECES,
+            contempt: 0,
         }
     }
 }
@@ -403,6 +407,7 @@ impl Searcher {
             weights: self.weights.clone(),
             tuning: self.tuning.clone(),
             egtb: probing,
+            contempt: limits.contempt(&self.options),
             tbhits: AtomicU64::new(root_probe.map_or(0, |r| r.probes)),
         };
         let results = run_threads(&shared, threads, info);

@@ -8,7 +8,7 @@
 //! (each search thread has a big one).
 
 use super::picker::{MovePicker, MoveScores, OrderHints};
-use super::score::{is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
+use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
 use super::tt::PackedMove;
 use super::worker::Worker;
 use crate::eval;
@@ -100,8 +100,11 @@ impl<'a> Worker<'a> {
 
         // Step 2. Node entry: stopped, repetition (a draw), mate distance
         // pruning (no win here beats one found nearer the root), last ply.
-        if !self.enter_node(ply) || self.path.is_repetition(ply) {
+        if !self.enter_node(ply) {
             return 0;
+        }
+        if self.path.is_repetition(ply) {
+            return draw_score(self.sh.contempt, ply);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));

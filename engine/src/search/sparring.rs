@@ -17,6 +17,7 @@
 //! It shares with the main search only the transposition table (a plain
 //! cache of results and best moves), the limits and the report types.
 
+use super::score::draw_score;
 use super::tt::{self, TranspositionTable};
 use super::{
     Bound, Score, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome,
@@ -164,6 +165,8 @@ struct Sparring<'a> {
     history: Vec<i32>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
+    /// What a draw is worth to the root's side (`score::draw_score`).
+    contempt: i32,
 }
 
 impl<'a> Sparring<'a> {
@@ -202,6 +205,7 @@ impl<'a> Sparring<'a> {
             history: vec![0; 2 * 64 * 64],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
+            contempt: limits.contempt(options),
         }
     }
 
@@ -330,7 +334,7 @@ impl<'a> Sparring<'a> {
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
         if self.is_repetition(ply) {
-            return 0;
+            return draw_score(self.contempt, ply);
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);

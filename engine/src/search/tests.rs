@@ -187,6 +187,43 @@ fn repetition_through_sideways_man_steps_is_a_draw() {
 }
 
 #[test]
+fn contempt_prices_the_repetition_for_the_root_side_and_not_in_analysis() {
+    // The game of `repetition_from_the_game_history_is_a_draw`: White, lost
+    // on material, can repeat with a1-a2. With contempt C the draw is worth
+    // -C to White (the root's side), still better than the loss, so White
+    // repeats and reports -C; negative contempt reports +C; an analysis
+    // reports the plain draw, whatever the option. The draw is met at odd
+    // plies inside the search too (Black repeating): its sign there is the
+    // opposite, or White would not see -C at the root. The sparring search
+    // prices it the same.
+    let mut g = game("W:WKa1:BKh8,Kg8", Rules::ARMENIAN);
+    for m in ["a1-a2", "h8-h7", "a2-a1", "h7-h8"] {
+        g.play_text(m).unwrap();
+    }
+    for style in [Style::Normal, Style::Sparring] {
+        for (contempt, analysis, expect) in [
+            (40, false, -40),
+            (-40, false, 40),
+            (40, true, 0),
+            (0, false, 0),
+        ] {
+            let mut s = Searcher::new(16);
+            s.options_mut().contempt = contempt;
+            s.options_mut().style = style;
+            let limits = SearchLimits {
+                depth: Some(6),
+                analysis,
+                ..SearchLimits::default()
+            };
+            let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+            let what = format!("{style}, contempt {contempt}, analysis {analysis}");
+            assert_eq!(out.score, Some(Score::Cp(expect)), "{what}");
+            assert_eq!(text(&g, &out), "a1-a2", "{what}");
+        }
+    }
+}
+
+#[test]
 fn no_legal_move_and_single_move() {
     // No legal move: the answer is immediate and empty.
     let g = game("W:Wa7:BKa8,Kb8,b7,c7", Rules::ARMENIAN);

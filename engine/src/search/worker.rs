@@ -45,6 +45,8 @@ pub(super) struct Shared<'a> {
     pub tuning: Tuning,
     /// The endgame databases to probe, if any.
     pub egtb: Option<Probing<'a>>,
+    /// What a draw is worth to the root's side (`score::draw_score`).
+    pub contempt: i32,
     /// Database probes that found their position, all threads.
     pub tbhits: AtomicU64,
 }

@@ -54,6 +54,8 @@ pub enum Command {
     /// Endgame databases: build, probe, stats (docs/endgames.md)
     #[command(subcommand)]
     Egtb(EgtbCommand),
+    /// The shot suite: solved/total per node budget (docs/testing.md)
+    Tactics(TacticsArgs),
 }
 
 /// `tama egtb ...`: the endgame databases.
@@ -219,6 +221,28 @@ pub struct MatchArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct TacticsArgs {
+    /// The variant's shots only (default: both, each scored apart)
+    #[arg(long, value_name = "armenian|turkish")]
+    pub variant: Option<Variant>,
+    /// Node budgets per shot, comma-separated
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = node_budget,
+          default_values_t = tama_engine::shots::BUDGETS)]
+    pub nodes: Vec<u64>,
+    /// An engine option (`Style=sparring`, as in `setoption`) or a search
+    /// switch (`forced_extension=true`, as `--set`); repeatable
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub options: Vec<Setting>,
+    /// A suite file instead of the built-in one (engine/data/shots.txt)
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Also list each shot missed: position, move played, winning moves
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct GuiArgs {
     /// Port on 127.0.0.1 (default 0: any free port)
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -331,14 +355,28 @@ fn non_negative(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("expected a number, 0 or above, got {text:?}"))
 }
 
-/// `NAME=VALUE`, refused at once when the search has no such switch or
-/// the value does not fit it.
-fn setting(text: &str) -> Result<Setting, String> {
+/// `NAME=VALUE`, split (what the name means is checked by its user).
+fn name_value(text: &str) -> Result<Setting, String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("expected NAME=VALUE, got {text:?}"))?;
-    Tuning::default().set(name, value)?;
     Ok((name.to_string(), value.to_string()))
+}
+
+/// `NAME=VALUE`, refused at once when the search has no such switch or
+/// the value does not fit it.
+fn setting(text: &str) -> Result<Setting, String> {
+    let (name, value) = name_value(text)?;
+    Tuning::default().set(&name, &value)?;
+    Ok((name, value))
+}
+
+/// A node budget: a whole number of at least 1.
+fn node_budget(text: &str) -> Result<u64, String> {
+    text.parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| format!("a node budget is a whole number from 1, got {text:?}"))
 }
 
 /// The search switches with these settings applied.

@@ -1,9 +1,11 @@
-//! What `tama perft`, `tama bench`, `tama search`, `tama gui`, `tama datagen`
-//! and `tama train` do once their flags are read (`cli`): each returns a
-//! one-line error for bad input (a FEN that does not parse), which the
-//! caller prints with status 2.
+//! What `tama perft`, `tama bench`, `tama search`, `tama tactics`, `tama gui`,
+//! `tama datagen` and `tama train` do once their flags are read (`cli`):
+//! each returns a one-line error for bad input (a FEN that does not parse),
+//! which the caller prints with status 2.
 
-use crate::cli::{tuning, BenchArgs, DatagenArgs, GuiArgs, PerftArgs, SearchArgs, TrainArgs};
+use crate::cli::{
+    tuning, BenchArgs, DatagenArgs, GuiArgs, PerftArgs, SearchArgs, TacticsArgs, TrainArgs,
+};
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 use tama::evaltrain::{datagen, train};
@@ -227,4 +229,13 @@ pub fn train_command(a: &TrainArgs) -> Result<(), String> {
 /// `tama gui`: the board server, until the process is ended (docs/gui.md).
 pub fn gui_command(a: &GuiArgs) -> Result<(), String> {
     tama::gui::run(a.port, !a.no_open)
+}
+
+/// `tama tactics`: the shot suite's score, a line per variant and budget
+/// as each is done (`tactics`).
+pub fn tactics_command(a: &TacticsArgs) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    crate::tactics::run(a, &mut |line| {
+        let _ = writeln!(stdout.lock(), "{line}");
+    })
 }

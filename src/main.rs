@@ -3,6 +3,7 @@
 mod cli;
 mod commands;
 mod egtb;
+mod tactics;
 
 use cli::{tuning, Cli, Command};
 use tama_protocol::session::Dialect;
@@ -34,6 +35,7 @@ fn run(cli: Cli) -> i32 {
         Some(Command::Train(a)) => commands::train_command(&a).map(|()| 0),
         Some(Command::Gui(a)) => commands::gui_command(&a).map(|()| 0),
         Some(Command::Egtb(c)) => egtb::run(&c).map(|()| 0),
+        Some(Command::Tactics(a)) => commands::tactics_command(&a).map(|()| 0),
     };
     done.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -5,7 +5,7 @@ mod protocol_support;
 
 use protocol_support::{last_depth_and_nodes, Engine};
 use std::time::Duration;
-use tama_engine::{notation, Game, Rules};
+use tama_engine::{notation, Game, Position, Rules};
 use tama_protocol::hub;
 
 const START: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
@@ -58,6 +58,8 @@ fn handshake() {
         "param name=move-overhead value=30 type=int min=0 max=5000",
         "param name=baseline value=false type=bool",
         "param name=evalfile value=<builtin> type=string",
+        "param name=style value=normal type=enum values=\"normal sparring\"",
+        "param name=contempt value=0 type=int min=-500 max=500",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(p)),
@@ -73,6 +75,56 @@ fn handshake() {
     e.until("ready");
     let (status, _) = e.close();
     assert!(status.success());
+}
+
+#[test]
+fn contempt_prices_a_repetition_except_in_go_analyze() {
+    // White's lone king against two kings (lost on material); after the
+    // shuffle a1-a2 repeats a position of the game: a draw, which White
+    // takes, scored -contempt for the engine's side when it thinks, 0 when
+    // it analyses.
+    let start = Position::from_fen("W:WKa1:BKh8,Kg8", Rules::ARMENIAN).unwrap();
+    let mut p = start;
+    let mut moves = Vec::new();
+    for m in ["a1-a2", "h8-h7", "a2-a1", "h7-h8"] {
+        let mv = p.parse_move(m).unwrap();
+        moves.push(notation::hub::move_text(&mv));
+        p = p.play(&mv);
+    }
+    let pos = format!(
+        "pos pos={} moves=\"{}\"",
+        notation::hub::encode_position(&start),
+        moves.join(" ")
+    );
+    let score_of = |info: &str| {
+        let t = notation::hub::tokenize(info).unwrap();
+        let s = t.args.iter().find(|(k, _)| k == "score").unwrap();
+        s.1.clone().unwrap()
+    };
+    let mut e = hub_engine("armenian");
+    e.send("set-param name=contempt value=40");
+    e.send(&pos);
+    e.send("level depth=6");
+    e.send("go think");
+    let lines = e.until("done");
+    let last = lines.iter().rev().find(|l| l.starts_with("info")).unwrap();
+    assert_eq!(score_of(last), "-0.40", "{lines:?}");
+    assert_eq!(done_move(lines.last().unwrap()), moves[0]);
+    e.send("new-game"); // a fresh table: stored draws carry the contempt
+    e.send(&pos);
+    e.send("go analyze");
+    let lines = e.read_until("info depth=6", |l| l.starts_with("info depth=6 "));
+    assert_eq!(score_of(lines.last().unwrap()), "0.00", "{lines:?}");
+    e.send("stop");
+    e.until("done");
+    for bad in [
+        "set-param name=contempt value=501",
+        "set-param name=contempt value=x",
+    ] {
+        e.send(bad);
+        let out = sync(&mut e);
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+    }
 }
 
 #[test]

@@ -51,6 +51,9 @@ fn handshake_lists_every_option() {
         "option name MidCapturePromotion type check default false",
         "option name Baseline type check default false",
         "option name EvalFile type string default <builtin>",
+        "option name Style type combo default normal var normal var sparring",
+        "option name Contempt type spin default 0 min -500 max 500",
+        "option name UCI_AnalyseMode type check default false",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -405,6 +408,118 @@ fn game_over_answers_none_at_once() {
 }
 
 #[test]
+fn the_sparring_style_plays_through_the_protocol() {
+    // Issue 9's position (Turkish): the sparring search, which spends no
+    // depth on forced replies, finds g3-g4 (a sacrifice that forces
+    // a5xa3xc3xc1 and g4xg6xg8 after it) at depth 2 already, where the
+    // main search needs many plies (depth 13 at release 0.1.0).
+    let fen = "W:Wa2,c2,d2,f2,g2,h2,b3,e3,f3,g3,a4,b4,c4,d4,e4,h4:\
+               Ba5,e5,g5,a6,b6,c6,d6,e6,f6,h6,a7,b7,d7,e7,g7,h7";
+    let mut e = uci();
+    e.send("setoption name Variant value turkish");
+    e.send("setoption name Style value sparring");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "one report per iteration: {lines:?}");
+    assert!(
+        infos[1].starts_with("info depth 2 ") && infos[1].contains(" pv g3-g4 "),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(lines.last().unwrap()), "g3-g4");
+    // The other limits, and stop, hold for it too.
+    for go in ["go nodes 2000", "go movetime 50", "go wtime 300 btime 300"] {
+        e.send(go);
+        let lines = e.until("bestmove");
+        assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
+    }
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(e.sync().iter().all(|l| l.starts_with("info")));
+    e.send("stop");
+    e.until("bestmove");
+    e.send("setoption name Style value wild");
+    assert_eq!(errors(&e.sync()).len(), 1);
+}
+
+/// The score of the last `info depth` line before `bestmove`, and the move.
+fn score_and_move(lines: &[String]) -> (String, String) {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let mut t = info.split_whitespace();
+    t.find(|&w| w == "score").expect("a score");
+    let score = format!("{} {}", t.next().unwrap(), t.next().unwrap());
+    (score, bestmove(lines.last().unwrap()).to_string())
+}
+
+#[test]
+fn contempt_prices_a_repetition_except_in_analysis() {
+    // White's lone king against two kings is lost on material; after the
+    // shuffle, a1-a2 repeats a position of the game: a draw, which White
+    // takes, scored -Contempt for White (the engine's side), +Contempt
+    // when the option is negative, 0 with UCI_AnalyseMode on.
+    let mut e = uci();
+    let position = "position fen W:WKa1:BKh8,Kg8 moves a1-a2 h8-h7 a2-a1 h7-h8";
+    for (setting, score) in [
+        ("setoption name Contempt value 40", "cp -40"),
+        ("setoption name Contempt value -40", "cp 40"),
+        ("setoption name UCI_AnalyseMode value true", "cp 0"),
+        ("setoption name UCI_AnalyseMode value false", "cp 40"),
+        ("setoption name Contempt value 0", "cp 0"),
+    ] {
+        e.send(setting);
+        // Stored draws were priced by the previous setting.
+        e.send("setoption name Clear Hash");
+        e.send(position);
+        assert!(e.sync().is_empty(), "{setting}");
+        e.send("go depth 6");
+        let lines = e.until("bestmove");
+        let got = score_and_move(&lines);
+        assert_eq!(got, (score.to_string(), "a1-a2".to_string()), "{setting}");
+    }
+    // Out of range: refused with the range, the value kept.
+    e.send("setoption name Contempt value 40");
+    e.send("setoption name Contempt value 9999");
+    let out = e.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    assert!(
+        out[0].contains("Contempt") && out[0].contains("-500 to 500"),
+        "{out:?}"
+    );
+    e.send("setoption name Clear Hash");
+    e.send(position);
+    e.send("go depth 6");
+    let lines = e.until("bestmove");
+    assert_eq!(score_and_move(&lines).0, "cp -40");
+}
+
+#[test]
+fn go_mate_stops_on_its_own_with_the_win() {
+    // Either white man takes Black's last piece (d4xd6 up, c5xe5 sideways):
+    // a win in one move, so `go mate 1` must answer without `stop`.
+    // `go mate 0` asks for nothing.
+    let mut e = uci();
+    e.send("position fen W:Wd4,c5:Bd5");
+    e.send("go mate 1");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    let best = bestmove(lines.last().unwrap());
+    assert!(best == "d4xd6" || best == "c5xe5", "{lines:?}");
+    e.send("go mate 0");
+    assert_eq!(errors(&e.sync()).len(), 1);
+}
+
+#[test]
 fn mate_scores_are_reported_as_mate() {
     let mut e = uci();
     // White's only move takes Black's last piece: a win in one move.
@@ -481,6 +596,11 @@ fn setoption_every_option() {
         "setoption name MidCapturePromotion value true",
         "setoption name CaptureRemoval value immediate",
         "setoption name MidCapturePromotion value false",
+        "setoption name Contempt value 500",
+        "setoption name Contempt value -500",
+        "setoption name contempt value 0",
+        "setoption name UCI_AnalyseMode value true",
+        "setoption name UCI_AnalyseMode value false",
         "setoption name VARIANT value Turkish",
     ] {
         e.send(ok);
@@ -504,7 +624,11 @@ fn setoption_every_option() {
         "setoption name CaptureRemoval value sometimes",
         "setoption name MidCapturePromotion value perhaps",
         "setoption name Clear Hash value now",
-        "setoption name Contempt value 10",
+        "setoption name Aggressiveness value 10",
+        "setoption name Contempt value 501",
+        "setoption name Contempt value -501",
+        "setoption name Contempt value 0.5",
+        "setoption name UCI_AnalyseMode value sometimes",
         "setoption name Hash",
         "setoption Hash value 3",
     ] {

@@ -31,6 +31,7 @@ pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod shots;
 pub mod square;
 pub mod training;
 mod zobrist;

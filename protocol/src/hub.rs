@@ -272,6 +272,7 @@ pub fn limits_of(level: &Level, mode: GoMode, us: Color) -> SearchLimits {
         movetime: level.move_time.map(dur),
         infinite: level.infinite || mode == GoMode::Analyze,
         ponder: mode == GoMode::Ponder,
+        analysis: mode == GoMode::Analyze,
         ..SearchLimits::default()
     };
     if let Some(t) = level.time {

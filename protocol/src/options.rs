@@ -5,8 +5,9 @@
 //! ignored, so `Move Overhead`, `move-overhead` and `MOVE_OVERHEAD` are one
 //! option.
 
+use std::time::Duration;
 use tama_engine::rules::parse_bool;
-use tama_engine::search::Searcher;
+use tama_engine::search::{SearchOptions, Searcher, Style};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
 /// What kind of value an option takes (UCI's option types).
@@ -46,6 +47,10 @@ pub const BUILTIN_EVAL: &str = "<builtin>";
 /// by name (`tama_engine::eval::NAMED`) instead of a file.
 pub const BUILTIN_PREFIX: &str = "builtin:";
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+
+/// The largest contempt, either way (centi-men): five men. Beyond it a draw
+/// would rank with a lost ending.
+pub const MAX_CONTEMPT: i64 = 500;
 
 /// The most search threads allowed. More than the CPUs is accepted (a
 /// GUI's saved setting may come from a bigger machine; other UCI engines
@@ -140,6 +145,28 @@ pub fn definitions() -> Vec<OptionDef> {
             },
         },
         OptionDef {
+            uci: "Style",
+            hub: Some("style"),
+            kind: Kind::Combo {
+                default: "normal",
+                values: &["normal", "sparring"],
+            },
+        },
+        OptionDef {
+            uci: "Contempt",
+            hub: Some("contempt"),
+            kind: Kind::Spin {
+                default: 0,
+                min: -MAX_CONTEMPT,
+                max: MAX_CONTEMPT,
+            },
+        },
+        OptionDef {
+            uci: "UCI_AnalyseMode",
+            hub: None,
+            kind: Kind::Check { default: false },
+        },
+        OptionDef {
             uci: "EGTBPath",
             hub: Some("egtbpath"),
             kind: Kind::Text { default: "" },
@@ -183,10 +210,15 @@ pub struct Settings {
     /// The weights file last loaded (its set replaces its variant's), or
     /// `BUILTIN_EVAL`.
     pub eval_file: String,
+    pub style: Style,
     /// The endgame databases' directory ("": none).
     pub egtb_path: String,
     /// Probe positions of up to this many pieces.
     pub egtb_pieces: u32,
+    /// What a draw costs the engine's side, centi-men.
+    pub contempt: i32,
+    /// The GUI analyses (UCI_AnalyseMode): contempt is off.
+    pub analyse_mode: bool,
 }
 
 impl Default for Settings {
@@ -200,8 +232,11 @@ impl Default for Settings {
             rules: Rules::default(),
             baseline: false,
             eval_file: BUILTIN_EVAL.to_string(),
+            style: Style::Normal,
             egtb_path: String::new(),
             egtb_pieces: tama_engine::egtb::MAX_PIECES,
+            contempt: 0,
+            analyse_mode: false,
         }
     }
 }
@@ -232,10 +267,25 @@ impl Settings {
             "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
             "baseline" => self.baseline.to_string(),
             "evalfile" => self.eval_file.clone(),
+            "style" => self.style.to_string(),
             "egtbpath" => self.egtb_path.clone(),
             "egtbpieces" => self.egtb_pieces.to_string(),
+            "contempt" => self.contempt.to_string(),
+            "ucianalysemode" => self.analyse_mode.to_string(),
             _ => String::new(),
         }
+    }
+
+    /// Hands the options that shape a search to the searcher's options
+    /// (the session before each search; `tama tactics`).
+    pub fn apply(&self, o: &mut SearchOptions) {
+        o.threads = self.threads;
+        o.multipv = self.multipv;
+        o.move_overhead = Duration::from_millis(self.move_overhead_ms);
+        o.baseline = self.baseline;
+        o.style = self.style;
+        o.egtb_pieces = self.egtb_pieces;
+        o.contempt = if self.analyse_mode { 0 } else { self.contempt };
     }
 
     /// Sets an option by name. On error nothing changes and the message says why.
@@ -277,6 +327,7 @@ impl Settings {
                     "threads" => self.threads = n as usize,
                     "multipv" => self.multipv = n as usize,
                     "egtbpieces" => self.egtb_pieces = n as u32,
+                    "contempt" => self.contempt = n as i32,
                     _ => self.move_overhead_ms = n as u64,
                 }
                 Ok(Effect::None)
@@ -287,6 +338,7 @@ impl Settings {
                 match normalize(def.uci).as_str() {
                     "ponder" => self.ponder = b,
                     "baseline" => self.baseline = b,
+                    "ucianalysemode" => self.analyse_mode = b,
                     _ => {
                         self.rules.mid_capture_promotion = b;
                         return Ok(Effect::RulesChanged);
@@ -305,6 +357,12 @@ impl Settings {
             }
             Kind::Combo { .. } => {
                 let text = need()?;
+                if normalize(def.uci) == "style" {
+                    self.style = text
+                        .parse::<Style>()
+                        .map_err(|e| format!("option {}: {e}", def.uci))?;
+                    return Ok(Effect::None);
+                }
                 if normalize(def.uci) == "variant" {
                     self.rules.variant = text
                         .parse::<Variant>()
@@ -334,6 +392,8 @@ mod tests {
         assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
         assert_eq!(s.rules.variant, Variant::Turkish);
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
+        assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
+        assert_eq!(s.style, Style::Sparring);
         assert_eq!(s.set("Threads", Some("256")), Ok(Effect::None));
         assert_eq!(s.threads, 256);
     }
@@ -353,6 +413,7 @@ mod tests {
             ("CaptureRemoval", Some("later")),
             ("MidCapturePromotion", Some("maybe")),
             ("Clear Hash", Some("now")),
+            ("Style", Some("wild")),
             ("Nonsense", Some("1")),
         ] {
             assert!(s.set(name, value).is_err(), "{name} {value:?}");

@@ -523,12 +523,7 @@ impl Session {
             searcher.clear();
             self.pending_clear = false;
         }
-        let o = searcher.options_mut();
-        o.threads = self.settings.threads;
-        o.multipv = self.settings.multipv;
-        o.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
-        o.baseline = self.settings.baseline;
-        o.egtb_pieces = self.settings.egtb_pieces;
+        self.settings.apply(searcher.options_mut());
         searcher.set_weights(self.weights.clone());
         searcher.set_tablebase(self.tablebase.clone());
         searcher

@@ -35,6 +35,8 @@ pub struct GoArgs {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<i64>,
+    /// `go mate N`: a win in at most N moves.
+    pub mate: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
     pub searchmoves: Vec<String>,
@@ -240,13 +242,16 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
                 }
                 continue;
             }
-            "mate" => return Err("go mate is not supported; use depth, nodes or movetime".into()),
+            "mate" => a.mate = Some(number(key, v)?),
             _ => return Err(format!("unknown go argument {}", quote_short(key))),
         }
         i += 2;
     }
     if a.depth == Some(0) {
         return Err("depth must be at least 1".into());
+    }
+    if a.mate == Some(0) {
+        return Err("mate must be at least 1 move".into());
     }
     if a.movestogo == Some(0) {
         return Err("movestogo must be at least 1".into());
@@ -285,6 +290,7 @@ fn limits_of(game: &Game, a: &GoArgs) -> Result<SearchLimits, String> {
         depth: a.depth.map(|d| d.min(MAX_DEPTH)),
         nodes: a.nodes,
         movetime: a.movetime.map(ms),
+        mate: a.mate.map(|n| n.min(MAX_DEPTH / 2)),
         infinite: a.infinite,
         ponder: a.ponder,
         ..SearchLimits::default()

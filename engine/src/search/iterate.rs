@@ -2,7 +2,7 @@
 //! window around each root line, the root search, the stop checks (nodes,
 //! time, `stop`, ponder hit) and, on the main thread, the reports.
 
-use super::score::{is_mate, Bound, Score, INF, MATE};
+use super::score::{is_mate, mate_in, Bound, Score, INF, MATE};
 use super::worker::{RootMove, Worker, WorkerResult};
 use super::SearchInfo;
 use std::sync::atomic::Ordering;
@@ -147,20 +147,58 @@ impl<'a> Worker<'a> {
             return false;
         }
         let best = self.root_moves[0].score;
-        if is_mate(best) && (MATE - best.abs()) <= self.root_depth {
+        if is_mate(best) && (MATE - best.abs()) <= self.root_depth && self.mate_is_shortest(best) {
             return true; // a proven mate: deeper will not change it
         }
-        let Some(soft) = self.sh.budget.soft else {
-            return false;
+        !self
+            .sh
+            .budget
+            .allows_next_iteration(self.time_base.elapsed(), best_changed)
+    }
+
+    /// Whether `best`, a win (or loss) found within the iteration's depth,
+    /// is the quickest win (the slowest loss): reductions and pruning may
+    /// have hidden a quicker one, so a full-width search asks whether any
+    /// root move wins two plies sooner (loses later). A move that does is
+    /// put first with what it was found to score, and the iterations go on.
+    fn mate_is_shortest(&mut self, best: i32) -> bool {
+        let plies = MATE - best.abs();
+        let (alpha, depth) = if best > 0 {
+            if plies <= 2 {
+                return true; // nothing is quicker than a win at ply 1
+            }
+            (mate_in(plies as usize - 2) - 1, plies - 2)
+        } else {
+            (best, plies)
         };
-        if self.sh.budget.hard == Some(soft) {
-            return false; // move time: use it all
+        let root = self.sh.root;
+        self.full_width = true;
+        let mut found = None;
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let child = root.play(&mv);
+            self.path.push(&root, &mv, &child, 0);
+            let v = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, false);
+            self.path.pop();
+            if self.stopped {
+                break;
+            }
+            if v > alpha {
+                found = Some((i, v));
+                break;
+            }
         }
-        let elapsed = self.time_base.elapsed();
-        // The next iteration takes a few times longer than this one: do not
-        // start it past half of the target, unless the best move just changed.
-        let target = if best_changed { soft } else { soft / 2 };
-        elapsed >= target
+        self.full_width = false;
+        match found {
+            Some((i, v)) => {
+                let rm = &mut self.root_moves[i];
+                rm.score = v;
+                rm.pv.truncate(1);
+                self.root_moves[..=i].rotate_right(1);
+                false
+            }
+            None => !self.stopped,
+        }
     }
 
     /// Searches root line `pv_idx` (MultiPV) at `depth` within an

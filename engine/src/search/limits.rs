@@ -34,6 +34,13 @@ pub struct SearchLimits {
     pub clock: Clock,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// Look for a win in at most this many moves (UCI `go mate N`): the
+    /// search ends once one is proven shortest, or after iteration 2N+1
+    /// (a win of 2N-1 plies is found by nominal depth 2N+1).
+    pub mate: Option<u32>,
+    /// An analysis rather than a move to play (UCI's `UCI_AnalyseMode`,
+    /// Hub's `go analyze`): no contempt, a draw is 0.
+    pub analysis: bool,
 }
 
 /// How long a search should think, measured from when its clock starts (the
@@ -44,6 +51,34 @@ pub struct TimeBudget {
     pub soft: Option<Duration>,
     /// Never searched beyond, checked every few hundred microseconds.
     pub hard: Option<Duration>,
+}
+
+impl SearchLimits {
+    /// The contempt this search plays with: the option's, none in analysis.
+    pub fn contempt(&self, options: &SearchOptions) -> i32 {
+        if self.analysis {
+            0
+        } else {
+            options.contempt
+        }
+    }
+}
+
+impl TimeBudget {
+    /// After an iteration that ended `elapsed` into the search: whether to
+    /// start another. A move time is used to the end; on a clock the next
+    /// iteration takes a few times longer than this one, so none starts
+    /// past half of the soft target, or past the whole target when the
+    /// best move just changed.
+    pub fn allows_next_iteration(&self, elapsed: Duration, best_changed: bool) -> bool {
+        let Some(soft) = self.soft else {
+            return true;
+        };
+        if self.hard == Some(soft) {
+            return true;
+        }
+        elapsed < if best_changed { soft } else { soft / 2 }
+    }
 }
 
 impl SearchLimits {
@@ -156,5 +191,27 @@ mod tests {
             ..SearchLimits::default()
         };
         assert_eq!(l.time_budget(Color::Black, &o).soft, None);
+    }
+
+    #[test]
+    fn next_iteration_within_half_the_target_or_all_of_it_on_a_change() {
+        let clock = TimeBudget {
+            soft: Some(ms(100)),
+            hard: Some(ms(400)),
+        };
+        assert!(clock.allows_next_iteration(ms(49), false));
+        assert!(!clock.allows_next_iteration(ms(50), false));
+        assert!(clock.allows_next_iteration(ms(99), true));
+        assert!(!clock.allows_next_iteration(ms(100), true));
+        let movetime = TimeBudget {
+            soft: Some(ms(100)),
+            hard: Some(ms(100)),
+        };
+        assert!(movetime.allows_next_iteration(ms(99), false));
+        let none = TimeBudget {
+            soft: None,
+            hard: None,
+        };
+        assert!(none.allows_next_iteration(ms(1_000_000), false));
     }
 }

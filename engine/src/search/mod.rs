@@ -38,6 +38,7 @@ mod node;
 mod picker;
 mod repetition;
 pub mod score;
+pub mod sparring;
 mod tablebase;
 pub mod tt;
 mod tuning;
@@ -119,10 +120,46 @@ pub struct SearchOptions {
     /// Plain fixed-depth alpha-beta with a material-only evaluation: the
     /// baseline that measurements compare the real search against.
     pub baseline: bool,
+    /// Which search plays (`Style`).
+    pub style: Style,
     /// Positions of up to this many pieces are looked up in the endgame
     /// databases (`Searcher::set_tablebase`), when those are complete for
     /// that many; 0: never.
     pub egtb_pieces: u32,
+    /// How much worse than even a draw is for the side the engine plays
+    /// (centi-men; `score::draw_score`), outside analysis.
+    pub contempt: i32,
+}
+
+/// Which search plays: Tama's own, or the sparring opponent of another
+/// design (`sparring.rs`) that changes are measured against as well.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// Tama's own search.
+    #[default]
+    Normal,
+    /// The sparring search of `sparring.rs`.
+    Sparring,
+}
+
+impl std::str::FromStr for Style {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Style, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "normal" => Ok(Style::Normal),
+            "sparring" => Ok(Style::Sparring),
+            _ => Err(format!("unknown style {s:?} (expected normal or sparring)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Style {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Style::Normal => "normal",
+            Style::Sparring => "sparring",
+        })
+    }
 }
 
 impl Default for SearchOptions {
@@ -132,7 +169,9 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             baseline: false,
+            style: Style::Normal,
             egtb_pieces: crate::egtb::MAX_PIECES,
+            contempt: 0,
         }
     }
 }
@@ -327,17 +366,29 @@ impl Searcher {
                 };
             }
         }
+        if self.options.style == Style::Sparring && !self.options.baseline {
+            let o = &self.options;
+            let mut limits = limits.clone();
+            if forced {
+                limits.depth = Some(1);
+            }
+            return sparring::search(&self.tt, game, &moves, &limits, o, control, info);
+        }
         self.tt.new_search();
         let threads = if self.options.baseline {
             1
         } else {
             self.options.threads.clamp(1, 1024)
         };
-        let max_depth = if forced {
+        let mut max_depth = if forced {
             1
         } else {
-            limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)) as i32
+            limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH))
         };
+        if let Some(moves) = limits.mate {
+            max_depth = max_depth.min(moves.saturating_mul(2).saturating_add(1).max(1));
+        }
+        let max_depth = max_depth as i32;
         let shared = Shared {
             tt: &self.tt,
             control,
@@ -356,6 +407,7 @@ impl Searcher {
             weights: self.weights.clone(),
             tuning: self.tuning.clone(),
             egtb: probing,
+            contempt: limits.contempt(&self.options),
             tbhits: AtomicU64::new(root_probe.map_or(0, |r| r.probes)),
         };
         let results = run_threads(&shared, threads, info);

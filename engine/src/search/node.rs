@@ -8,7 +8,7 @@
 //! (each search thread has a big one).
 
 use super::picker::{MovePicker, MoveScores, OrderHints};
-use super::score::{is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
+use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
 use super::tt::PackedMove;
 use super::worker::Worker;
 use crate::eval;
@@ -38,6 +38,17 @@ impl LmrTable {
     fn get(&self, depth: i32, move_number: usize) -> i32 {
         self.0[depth.min(63) as usize][move_number.min(63)] as i32
     }
+}
+
+/// Whether the side to move has a quiet move after which the opponent's
+/// only legal move is a capture: the first step of a shot.
+fn has_forcing_sacrifice(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    movegen::generate(pos, &mut list);
+    list.iter().any(|mv| {
+        let child = pos.play(mv);
+        !mv.is_capture() && movegen::has_capture(&child) && movegen::count(&child) == 1
+    })
 }
 
 /// What the move loop of a node needs to know about the node.
@@ -89,8 +100,11 @@ impl<'a> Worker<'a> {
 
         // Step 2. Node entry: stopped, repetition (a draw), mate distance
         // pruning (no win here beats one found nearer the root), last ply.
-        if !self.enter_node(ply) || self.path.is_repetition(ply) {
+        if !self.enter_node(ply) {
             return 0;
+        }
+        if self.path.is_repetition(ply) {
+            return draw_score(self.sh.contempt, ply);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -132,7 +146,9 @@ impl<'a> Worker<'a> {
         }
 
         // Step 7. Extension.
-        let new_depth = depth - 1 + self.forced_extension(pv_node, list.len(), ply);
+        let extension = self.extension(pv_node, list.len(), capture, ply);
+        self.extended[ply + 1] = self.extended[ply] + extension as u8;
+        let new_depth = depth - 1 + extension;
 
         // Step 8. Move ordering.
         let node = NodeFacts {
@@ -175,7 +191,7 @@ impl<'a> Worker<'a> {
         let Some(hit) = self.sh.tt.probe(key, ply) else {
             return ControlFlow::Continue(None);
         };
-        if !pv_node && hit.depth >= depth {
+        if !pv_node && !self.full_width && hit.depth >= depth {
             let cut = match hit.bound {
                 Bound::Exact => true,
                 Bound::Lower => hit.score >= beta,
@@ -194,7 +210,7 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn internal_iterative_reduction(&self, tt_move: Option<PackedMove>, depth: i32) -> i32 {
         let iir_depth = self.sh.tuning.iir_depth;
-        (tt_move.is_none() && iir_depth > 0 && depth >= iir_depth) as i32
+        (tt_move.is_none() && iir_depth > 0 && depth >= iir_depth && !self.full_width) as i32
     }
 
     /// Step 5: a quiet position (no capture due for either side) far above
@@ -203,24 +219,28 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn reverse_futility(&self, pos: &Position, depth: i32, beta: i32) -> Option<i32> {
         let t = &self.sh.tuning;
-        if depth > t.rfp_depth || is_mate(beta) {
+        if depth > t.rfp_depth || is_mate(beta) || self.full_width {
             return None;
         }
         let (static_eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
         let prune = moves > 0
             && static_eval - t.rfp_margin * depth >= beta
-            && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
+            && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()))
+            && !(t.rfp_shot_guard && has_forcing_sacrifice(pos));
         prune.then_some(static_eval)
     }
 
-    /// Step 7: a forced reply (a single legal move, usually a capture) on
-    /// the principal variation costs no depth, up to twice the root depth.
+    /// Step 7: a forced reply (a single legal move, usually a capture) and,
+    /// with `capture_extension`, any capture costs no depth, so a shot (a
+    /// sacrifice, the forced capture, the capture back) costs one ply
+    /// however long it runs. At most `extension_cap` percent of the
+    /// iteration's depth is added on one line.
     #[inline(always)]
-    fn forced_extension(&self, pv_node: bool, moves: usize, ply: usize) -> i32 {
-        (self.sh.tuning.forced_extension
-            && pv_node
-            && moves == 1
-            && (ply as i32) < 2 * self.root_depth) as i32
+    fn extension(&self, pv_node: bool, moves: usize, capture: bool, ply: usize) -> i32 {
+        let t = &self.sh.tuning;
+        let wanted = (t.forced_extension && moves == 1) || (t.capture_extension && capture);
+        let cap = self.root_depth * t.extension_cap / 100;
+        (wanted && (pv_node || !t.extend_pv_only) && (self.extended[ply] as i32) < cap) as i32
     }
 
     /// Step 8: scores the moves for the move loop.
@@ -274,15 +294,26 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            // Step 10. Late move pruning.
-            if self.late_move_prune(node, &mv, i, best) {
-                break;
+            // Step 10. Late move pruning (never of a sacrifice: it may be
+            // a shot).
+            let child = pos.play(&mv);
+            let late = self.late_move_prune(node, &mv, i, best);
+            let sacrifice = (late || self.may_reduce(node, &mv, i)) && self.is_sacrifice(&child);
+            if late && !sacrifice {
+                if self.sh.tuning.sacrifice_exempt == 0 {
+                    break;
+                }
+                continue;
             }
 
-            // Step 11. Play the move and search it.
-            let child = pos.play(&mv);
+            // Step 11. Search the move.
             self.path.push(pos, &mv, &child, node.ply);
-            let v = self.search_move(&child, &mv, i, alpha, beta, node);
+            let r = if sacrifice {
+                0
+            } else {
+                self.reduction(node, &mv, i)
+            };
+            let v = self.search_move(&child, i, alpha, beta, node, r);
             self.path.pop();
             if self.stopped {
                 return None;
@@ -318,6 +349,7 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn late_move_prune(&self, node: NodeFacts, mv: &Move, i: usize, best: i32) -> bool {
         !node.pv_node
+            && !self.full_width
             && !node.capture
             && !mv.promotes
             && node.depth <= self.sh.tuning.lmp_depth
@@ -326,24 +358,23 @@ impl<'a> Worker<'a> {
     }
 
     /// Step 11: the child of the `i`-th move. The first move gets the
-    /// node's window; a later one a null window, at a reduced depth when it
-    /// is late and quiet, then again at full depth and with the full window
-    /// for as long as it beats alpha.
+    /// node's window; a later one a null window, at depth reduced by `r`
+    /// (late move reduction), then again at full depth and with the full
+    /// window for as long as it beats alpha.
     #[inline(always)]
     fn search_move(
         &mut self,
         child: &Position,
-        mv: &Move,
         i: usize,
         alpha: i32,
         beta: i32,
         node: NodeFacts,
+        r: i32,
     ) -> i32 {
         let (ply, depth) = (node.ply + 1, node.new_depth);
         if i == 0 {
             return -self.search(child, -beta, -alpha, depth, ply, node.pv_node);
         }
-        let r = self.reduction(node, mv, i);
         let mut v = -self.search(child, -alpha - 1, -alpha, depth - r, ply, false);
         if v > alpha && r > 0 && !self.stopped {
             v = -self.search(child, -alpha - 1, -alpha, depth, ply, false);
@@ -354,12 +385,35 @@ impl<'a> Worker<'a> {
         v
     }
 
+    /// Whether the `i`-th move may be reduced at all (`reduction` says by
+    /// how much): a quiet move from `lmr_min_move` on, from depth 3.
+    #[inline(always)]
+    fn may_reduce(&self, node: NodeFacts, mv: &Move, i: usize) -> bool {
+        !self.full_width
+            && node.depth >= 3
+            && !node.capture
+            && !mv.promotes
+            && i >= self.sh.tuning.lmr_min_move
+    }
+
+    /// Whether the quiet move that led to `child` is a sacrifice the search
+    /// must see in full (`sacrifice_exempt`): the opponent must capture
+    /// (and, at 2, has no other move).
+    #[inline(always)]
+    fn is_sacrifice(&self, child: &Position) -> bool {
+        match self.sh.tuning.sacrifice_exempt {
+            0 => false,
+            1 => movegen::has_capture(child),
+            _ => movegen::has_capture(child) && movegen::count(child) == 1,
+        }
+    }
+
     /// Late move reduction of the `i`-th move (0-based): quiet moves from
     /// `lmr_min_move` on, from depth 3, by the table; one ply less on the
     /// principal variation and for a killer; never into the horizon.
     #[inline(always)]
     fn reduction(&self, node: NodeFacts, mv: &Move, i: usize) -> i32 {
-        if node.depth < 3 || node.capture || mv.promotes || i < self.sh.tuning.lmr_min_move {
+        if !self.may_reduce(node, mv, i) {
             return 0;
         }
         let mut r = self.lmr.get(node.depth, i);

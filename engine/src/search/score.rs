@@ -54,6 +54,19 @@ pub fn tb_loss_in(ply: usize, distance: Option<u32>) -> i32 {
     -tb_win_in(ply, distance)
 }
 
+/// The score of a draw (a repetition, a drawn database position) at `ply`
+/// from the root, for the side to move there: `contempt` centi-men below
+/// even for the root's side, which would rather play on against a weaker
+/// opponent (negative: it would rather draw), as much above for the other.
+#[inline(always)]
+pub fn draw_score(contempt: i32, ply: usize) -> i32 {
+    if ply % 2 == 0 {
+        -contempt
+    } else {
+        contempt
+    }
+}
+
 /// Above any score: the initial "nothing found yet" and the open window.
 pub(crate) const INF: i32 = MATE + 1;
 
@@ -170,6 +183,21 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_costs_the_root_side_its_contempt() {
+        // Even plies have the root's side to move: the draw is worth
+        // -contempt to it; odd plies the opponent's: +contempt. Negative
+        // contempt (a wish to draw) turns both round; 0 is a plain draw.
+        assert_eq!(draw_score(25, 0), -25);
+        assert_eq!(draw_score(25, 1), 25);
+        assert_eq!(draw_score(25, 8), -25);
+        assert_eq!(draw_score(25, 13), 25);
+        assert_eq!(draw_score(-25, 2), 25);
+        assert_eq!(draw_score(-25, 3), -25);
+        assert_eq!(draw_score(0, 4), 0);
+        assert_eq!(draw_score(0, 5), 0);
+    }
 
     #[test]
     fn wins_and_losses_in_moves() {

@@ -9,7 +9,7 @@
 //! thing a table does not see; the node search has ruled it out before it
 //! probes.
 
-use super::score::{tb_loss_in, tb_win_in};
+use super::score::{draw_score, tb_loss_in, tb_win_in};
 use super::worker::Worker;
 use crate::egtb::{Tablebase, Value, Wdl};
 use crate::moves::Move;
@@ -34,12 +34,12 @@ impl Probing<'_> {
     }
 }
 
-/// The score of a database value at `ply`.
+/// The score of a database value at `ply`, a draw scored `draw`.
 #[inline]
-pub(super) fn score_of(value: Value, ply: usize) -> i32 {
+pub(super) fn score_of(value: Value, ply: usize, draw: i32) -> i32 {
     match value.wdl {
         Wdl::Win => tb_win_in(ply, value.plies),
-        Wdl::Draw => 0,
+        Wdl::Draw => draw,
         Wdl::Loss => tb_loss_in(ply, value.plies),
     }
 }
@@ -51,7 +51,7 @@ impl Worker<'_> {
     pub(super) fn probe_tablebase(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         let value = self.sh.egtb?.probe(pos)?;
         self.sh.tbhits.fetch_add(1, Ordering::Relaxed);
-        Some(score_of(value, ply))
+        Some(score_of(value, ply, draw_score(self.sh.contempt, ply)))
     }
 }
 
@@ -94,7 +94,7 @@ pub(super) fn root_moves(probing: Probing, root: &Position, moves: &[Move]) -> O
         let reply = probing
             .probe(&child)
             .unwrap_or_else(|| panic!("the database holds {root:?} but not its child {child:?}"));
-        let ours = -i64::from(score_of(reply, 0));
+        let ours = -i64::from(score_of(reply, 0, 0));
         let progress = value.wdl == Wdl::Win && reply.plies.is_none() && !root.is_reversible(mv);
         ranked.push((*mv, ours * 2 + i64::from(progress)));
     }
@@ -106,7 +106,7 @@ pub(super) fn root_moves(probing: Probing, root: &Position, moves: &[Move]) -> O
         .collect();
     Some(RootProbe {
         moves,
-        score: score_of(value, 0),
+        score: score_of(value, 0, 0),
         probes,
     })
 }

@@ -45,6 +45,8 @@ pub(super) struct Shared<'a> {
     pub tuning: Tuning,
     /// The endgame databases to probe, if any.
     pub egtb: Option<Probing<'a>>,
+    /// What a draw is worth to the root's side (`score::draw_score`).
+    pub contempt: i32,
     /// Database probes that found their position, all threads.
     pub tbhits: AtomicU64,
 }
@@ -81,6 +83,11 @@ pub(super) struct Worker<'a> {
     /// The principal variation found at each ply (triangular table).
     pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 2],
+    /// Searching without reductions or pruning (and without table cutoffs
+    /// from searches that had them): the proof that a mate is shortest.
+    pub(super) full_width: bool,
+    /// Extended plies on the line from the root to each ply.
+    pub(super) extended: [u8; MAX_PLY + 2],
     pub(super) lmr: LmrTable,
     pub(super) root_moves: Vec<RootMove>,
     /// Main thread only: still on the opponent's time, and where our own
@@ -105,6 +112,8 @@ impl<'a> Worker<'a> {
             history: History::new(),
             pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
+            full_width: false,
+            extended: [0; MAX_PLY + 2],
             lmr: LmrTable::new(sh.tuning.lmr_divisor),
             root_moves: sh
                 .root_moves

@@ -1,0 +1,116 @@
+//! `tama tactics`: the shot suite (`tama_engine::shots`) scored per variant
+//! and node budget, with the engine set up as a match would set it up
+//! (engine options as `setoption` gives them, search switches as `--set`).
+
+use crate::cli::{Setting, TacticsArgs};
+use tama_engine::search::{Searcher, Tuning};
+use tama_engine::shots::{self, Shot, SuiteScore};
+use tama_engine::Variant;
+use tama_protocol::options::{self, Effect, Settings};
+
+/// The searcher `options` ask for: a NAME the search switches know
+/// (`Tuning`) sets that switch, any other is an engine option (`Style`,
+/// `Contempt`, `Hash`, ...). Options that do not shape a search of a given
+/// position (the rules, the tables, `Clear Hash`) are refused.
+pub fn searcher(options: &[Setting]) -> Result<Searcher, String> {
+    let mut tuning = Tuning::default();
+    let mut settings = Settings {
+        hash_mb: shots::HASH_MB,
+        ..Settings::default()
+    };
+    for (name, value) in options {
+        if tuning.try_set(name, value)? {
+            continue;
+        }
+        if options::find(name).is_none() {
+            return Err(format!(
+                "{name:?} is neither an engine option (`tama uci`, then `uci`, lists them) \
+                 nor a search switch (engine/src/search/tuning.rs)"
+            ));
+        }
+        match settings.set(name, Some(value))? {
+            Effect::None => {}
+            _ => {
+                return Err(format!(
+                    "option {name} means nothing to tama tactics (each shot carries its rules; \
+                     --variant chooses the shots)"
+                ))
+            }
+        }
+    }
+    let mut searcher = Searcher::new(settings.hash_mb);
+    settings.apply(searcher.options_mut());
+    *searcher.tuning_mut() = tuning;
+    Ok(searcher)
+}
+
+/// The suite (the built-in one or `file`), split by variant; only
+/// `variant`'s shots when one is given.
+fn suites(a: &TacticsArgs) -> Result<Vec<(Variant, Vec<Shot>)>, String> {
+    let all = match &a.file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            shots::parse_suite(&text).map_err(|e| format!("{}: {e}", f.display()))?
+        }
+        None => shots::suite(),
+    };
+    let variants = match a.variant {
+        Some(v) => vec![v],
+        None => vec![Variant::Armenian, Variant::Turkish],
+    };
+    let split: Vec<(Variant, Vec<Shot>)> = variants
+        .into_iter()
+        .map(|v| {
+            let of_v = all.iter().filter(|s| s.position.rules().variant == v);
+            (v, of_v.cloned().collect::<Vec<Shot>>())
+        })
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+    if split.is_empty() {
+        return Err("the suite holds no shot of that variant".into());
+    }
+    Ok(split)
+}
+
+/// Runs the suite at each budget and hands over the report a line at a
+/// time: `<variant> <nodes> nodes: <solved>/<total>`, with `--verbose`
+/// each miss below its line, and an `all` line when both variants ran.
+pub fn run(a: &TacticsArgs, line: &mut dyn FnMut(&str)) -> Result<(), String> {
+    let mut searcher = searcher(&a.options)?;
+    let suites = suites(a)?;
+    for &nodes in &a.nodes {
+        let (mut solved, mut total) = (0, 0);
+        for (variant, shots) in &suites {
+            let score = shots::score(&mut searcher, shots, nodes);
+            line(&format!(
+                "{variant} {nodes} nodes: {}/{}",
+                score.solved, score.total
+            ));
+            if a.verbose {
+                misses(shots, &score, line);
+            }
+            solved += score.solved;
+            total += score.total;
+        }
+        if suites.len() > 1 {
+            line(&format!("all {nodes} nodes: {solved}/{total}"));
+        }
+    }
+    Ok(())
+}
+
+/// One line per shot missed: the position, what was played, what wins.
+fn misses(shots: &[Shot], score: &SuiteScore, line: &mut dyn FnMut(&str)) {
+    for miss in &score.misses {
+        let shot = &shots[miss.index];
+        let pos = &shot.position;
+        let wins: Vec<String> = shot.winning.iter().map(|m| pos.move_text(m)).collect();
+        line(&format!(
+            "  miss {} played {} wins {} depth={}",
+            pos.fen(),
+            miss.played.map_or("(none)".into(), |m| pos.move_text(&m)),
+            wins.join(","),
+            shot.depth
+        ));
+    }
+}

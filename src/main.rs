@@ -3,6 +3,7 @@
 mod cli;
 mod commands;
 mod egtb;
+mod egtb_games;
 
 use cli::{tuning, Cli, Command};
 use tama_protocol::session::Dialect;

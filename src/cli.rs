@@ -67,6 +67,10 @@ pub enum EgtbCommand {
     Probe(EgtbProbeArgs),
     /// Per signature: positions, wins, draws, losses, longest win, bytes
     Stats(EgtbStatsArgs),
+    /// Database wins that games of a PDN file did not win; last line `audit: ...`
+    Audit(EgtbAuditArgs),
+    /// Balanced endgame starts (openings format) from the games of a PDN file
+    Starts(EgtbStartsArgs),
 }
 
 /// Where the tables are, and for which rules.
@@ -108,6 +112,36 @@ pub struct EgtbProbeArgs {
 pub struct EgtbStatsArgs {
     #[command(flatten)]
     pub place: EgtbPlace,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbAuditArgs {
+    #[command(flatten)]
+    pub place: EgtbPlace,
+    /// The games (PDN, e.g. `tama match -pdnout`)
+    #[arg(long, value_name = "FILE")]
+    pub pdn: std::path::PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbStartsArgs {
+    #[command(flatten)]
+    pub rules: RuleFlags,
+    /// The games to take positions from (PDN)
+    #[arg(long, value_name = "FILE")]
+    pub pdn: std::path::PathBuf,
+    /// Depth of the search that scores each candidate
+    #[arg(long, value_name = "D", value_parser = bench_depth, default_value_t = 10)]
+    pub depth: u32,
+    /// Keep starts whose score lies within this many centi-men of 0
+    #[arg(long, value_name = "CP", default_value_t = 150)]
+    pub max_score: i32,
+    /// Fewest pieces of a start
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub min_pieces: u32,
+    /// Most pieces of a start
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub max_pieces: u32,
 }
 
 /// A `--set NAME=VALUE` already checked against the search's switches.

@@ -3,6 +3,7 @@
 mod cli;
 mod commands;
 mod egtb;
+mod egtb_games;
 mod tactics;
 
 use cli::{tuning, Cli, Command};

@@ -40,7 +40,10 @@ use arrayvec::ArrayVec;
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU32, AtomicU64,
+    Ordering::{AcqRel, Relaxed, Release},
+};
 use std::time::{Duration, Instant};
 
 /// What to build.
@@ -232,18 +235,88 @@ struct PairBuild<'a> {
     tables: Vec<TableIndex>,
     /// Entry number of each table's first entry in `state`.
     offsets: Vec<u64>,
-    state: Vec<AtomicU16>,
-    /// Successors inside the pair not yet known to be won for the mover.
-    count: Vec<AtomicU8>,
+    /// Each entry's `Cell`, one word so that a retraction touches one
+    /// cache line (the build is bound by these random accesses).
+    cells: Vec<AtomicU32>,
     distances: bool,
     max_level: AtomicU32,
+    /// Per chunk of `CHUNK` entries, bit `d % 64` set while some entry of
+    /// the chunk decided at distance `d` may wait for its level: a level
+    /// reads only the chunks that have work (most have none).
+    due: Vec<AtomicU64>,
 }
 
-/// Working memory of a pair's build per entry (its state and its count),
-/// besides the payload being written: what bounds the largest pair that
-/// fits in memory.
-pub const BUILD_BYTES_PER_ENTRY: u64 =
-    (std::mem::size_of::<AtomicU16>() + std::mem::size_of::<AtomicU8>()) as u64;
+/// Working memory of a pair's build per entry (its cell), besides the
+/// payload being written: what bounds the largest pair that fits in memory.
+pub const BUILD_BYTES_PER_ENTRY: u64 = std::mem::size_of::<AtomicU32>() as u64;
+
+/// An entry's working state packed in a word: the state (bits 16..32), the
+/// successors inside the pair not yet known to be won for the mover (bits
+/// 8..16), and the slowest exit into a won position (bits 0..8: the loss
+/// distance it gives, its plies plus one; `EXIT_UNKNOWN` when that does
+/// not fit).
+#[derive(Clone, Copy)]
+struct Cell(u32);
+
+const COUNT_ONE: u32 = 1 << 8;
+const EXIT_UNKNOWN: u32 = 0xFF;
+
+impl Cell {
+    fn new(state: u16, count: u8, slowest_exit: u32) -> Cell {
+        Cell(u32::from(state) << 16 | u32::from(count) << 8 | slowest_exit.min(EXIT_UNKNOWN))
+    }
+
+    #[inline(always)]
+    fn state(self) -> u16 {
+        (self.0 >> 16) as u16
+    }
+
+    #[inline(always)]
+    fn count(self) -> u32 {
+        (self.0 >> 8) & 0xFF
+    }
+
+    #[inline(always)]
+    fn slowest_exit(self) -> u32 {
+        self.0 & 0xFF
+    }
+
+    /// The same count and exit under another state.
+    #[inline(always)]
+    fn with_state(self, state: u16) -> Cell {
+        Cell(u32::from(state) << 16 | (self.0 & 0xFFFF))
+    }
+}
+
+/// `len` cells, each `value`, in memory asked to be backed by huge pages:
+/// the build reads them at random, and with 4 KB pages nearly every read
+/// of a large pair also misses the TLB.
+fn cells(len: usize, value: Cell) -> Vec<AtomicU32> {
+    let mut v: Vec<AtomicU32> = Vec::with_capacity(len);
+    advise_huge_pages(v.as_ptr().cast(), len * std::mem::size_of::<AtomicU32>());
+    v.resize_with(len, || AtomicU32::new(value.0));
+    v
+}
+
+/// Asks the kernel to back a fresh allocation with huge pages (transparent
+/// huge pages in `madvise` mode). Only a hint: where the kernel declines,
+/// the build is as right and only slower, so the answer is not checked.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *const u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let begin = (start as usize).next_multiple_of(HUGE);
+    let end = (start as usize + len) / HUGE * HUGE;
+    if end > begin {
+        // SAFETY: the range lies inside an allocation this process owns;
+        // MADV_HUGEPAGE changes how it is backed, never its contents.
+        unsafe {
+            libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *const u8, _len: usize) {}
 
 /// Entries a worker takes at a time.
 const CHUNK: u64 = 1 << 12;
@@ -280,15 +353,35 @@ impl<'a> PairBuild<'a> {
             known,
             tables,
             offsets,
-            state: (0..total).map(|_| AtomicU16::new(UNDECIDED)).collect(),
-            count: (0..total).map(|_| AtomicU8::new(0)).collect(),
+            cells: cells(total as usize, Cell::new(UNDECIDED, 0, 0)),
             distances,
             max_level: AtomicU32::new(0),
+            due: (0..total.div_ceil(CHUNK))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
         }
     }
 
     fn len(&self) -> u64 {
-        self.state.len() as u64
+        self.cells.len() as u64
+    }
+
+    #[inline(always)]
+    fn cell(&self, entry: u64) -> Cell {
+        Cell(self.cells[entry as usize].load(Relaxed))
+    }
+
+    #[inline(always)]
+    fn state(&self, entry: u64) -> u16 {
+        self.cell(entry).state()
+    }
+
+    /// Notes that `entry` was given distance `d` (after storing it): its
+    /// level must visit its chunk.
+    #[inline]
+    fn decided(&self, entry: u64, d: u32) {
+        self.due[(entry / CHUNK) as usize].fetch_or(1 << (d % 64), Release);
+        self.max_level.fetch_max(d, Relaxed);
     }
 
     /// Which table an entry is in, and its number there.
@@ -338,41 +431,56 @@ impl<'a> PairBuild<'a> {
         for_each_chunk(self.len(), threads, |range| {
             let mut moves = MoveList::new();
             for entry in range {
-                let (state, count) = self.first_look(entry, &mut moves);
-                self.state[entry as usize].store(state, Relaxed);
-                self.count[entry as usize].store(count, Relaxed);
-                if state < DRAW {
-                    self.max_level.fetch_max(distance_of(state), Relaxed);
+                let cell = self.first_look(entry, &mut moves);
+                self.cells[entry as usize].store(cell.0, Relaxed);
+                if cell.state() < DRAW {
+                    self.decided(entry, distance_of(cell.state()));
                 }
             }
         });
         let mut level = 0;
         while level <= self.max_level.load(Relaxed) {
+            let bit = 1u64 << (level % 64);
             for_each_chunk(self.len(), threads, |range| {
+                // Cleared first: an entry marked after this is seen below
+                // (the Acquire pairs with `decided`'s Release) or keeps its bit.
+                let due = &self.due[(range.start / CHUNK) as usize];
+                if due.fetch_and(!bit, AcqRel) & bit == 0 {
+                    return;
+                }
+                let mut later = false;
                 for entry in range {
-                    let s = self.state[entry as usize].load(Relaxed);
+                    let s = self.state(entry);
                     if is_decided_at(s, level) {
                         if is_pending(s) {
-                            self.state[entry as usize].store(encode_distance(level), Relaxed);
+                            // Nothing else writes a decided entry's cell.
+                            let cell = self.cell(entry).with_state(encode_distance(level));
+                            self.cells[entry as usize].store(cell.0, Relaxed);
                         }
                         self.propagate(entry, level);
+                    } else if s < DRAW && distance_of(s) % 64 == level % 64 {
+                        later |= distance_of(s) > level;
                     }
+                }
+                if later {
+                    due.fetch_or(bit, Release);
                 }
             });
             level += 1;
         }
     }
 
-    /// Step 1 for one entry: its state and its count of inside successors.
-    fn first_look(&self, entry: u64, moves: &mut MoveList) -> (u16, u8) {
+    /// Step 1 for one entry: its state, its count of inside successors
+    /// and its slowest exit.
+    fn first_look(&self, entry: u64, moves: &mut MoveList) -> Cell {
         let (t, i) = self.locate(entry);
         if self.tables[t].positions_of(i) == 0 {
-            return (DRAW, 0); // a number the index leaves unused
+            return Cell::new(DRAW, 0, 0); // a number the index leaves unused
         }
         let pos = self.tables[t].placement(i).to_position(self.rules);
         movegen::generate(&pos, moves);
         if moves.is_empty() {
-            return (encode_distance(0), 0);
+            return Cell::new(encode_distance(0), 0, 0);
         }
         let mut inside = 0usize;
         let mut quickest_win: Option<u32> = None;
@@ -395,17 +503,17 @@ impl<'a> PairBuild<'a> {
             }
         }
         match quickest_win {
-            Some(w) if inside == 0 => (encode_distance(w), 0),
-            Some(w) => (PENDING | encode_distance(w), 0),
-            None if inside == 0 && exit_draws => (DRAW, 0),
-            None if inside == 0 => (encode_distance(slowest_loss), 0),
+            Some(w) if inside == 0 => Cell::new(encode_distance(w), 0, 0),
+            Some(w) => Cell::new(PENDING | encode_distance(w), 0, 0),
+            None if inside == 0 && exit_draws => Cell::new(DRAW, 0, 0),
+            None if inside == 0 => Cell::new(encode_distance(slowest_loss), 0, 0),
             None => {
                 // Twice the moves (see `propagate`), and one that stays for a drawn exit.
                 let n = 2 * inside + usize::from(exit_draws);
-                (
-                    UNDECIDED,
-                    u8::try_from(n).expect("fewer than 128 quiet moves"),
-                )
+                let n = u8::try_from(n).expect("fewer than 128 quiet moves");
+                // Should every inside move lose too, the loss is no quicker
+                // than the slowest exit (`loss_distance`).
+                Cell::new(UNDECIDED, n, slowest_loss)
             }
         }
     }
@@ -438,27 +546,38 @@ impl<'a> PairBuild<'a> {
         quiet_predecessors(&here.flipped(), self.rules.variant, |q| {
             preds.push((self.offsets[pt] + table.index(&q), q.mirrored() == q));
         });
-        let mut states = [0u16; crate::moves::MAX_MOVES];
+        let mut cells = [Cell(0); crate::moves::MAX_MOVES];
         for (k, &(q, _)) in preds.iter().enumerate() {
-            states[k] = self.state[q as usize].load(Relaxed);
+            cells[k] = self.cell(q);
         }
         for (k, &(q, q_symmetric)) in preds.iter().enumerate() {
-            let s = states[k];
-            let cell = &self.state[q as usize];
+            let word = &self.cells[q as usize];
             if lost_here {
-                // Each predecessor wins by moving here.
-                let improves = s == UNDECIDED || (is_pending(s) && distance_of(s) > next);
-                if improves
-                    && cell
-                        .compare_exchange(s, encode_distance(next), Relaxed, Relaxed)
-                        .is_ok()
-                {
-                    self.max_level.fetch_max(next, Relaxed);
+                // Each predecessor wins by moving here. Another thread may
+                // change its count meanwhile: retry until the word holds.
+                let improves = |c: Cell| {
+                    let s = c.state();
+                    s == UNDECIDED || (is_pending(s) && distance_of(s) > next)
+                };
+                let mut c = cells[k];
+                while improves(c) {
+                    match word.compare_exchange_weak(
+                        c.0,
+                        c.with_state(encode_distance(next)).0,
+                        Relaxed,
+                        Relaxed,
+                    ) {
+                        Ok(_) => {
+                            self.decided(q, next);
+                            break;
+                        }
+                        Err(now) => c = Cell(now),
+                    }
                 }
                 continue;
             }
             // A win here: an escape fewer for each predecessor.
-            if s != UNDECIDED {
+            if cells[k].state() != UNDECIDED {
                 continue;
             }
             let take = match (q_symmetric, here_symmetric) {
@@ -466,25 +585,35 @@ impl<'a> PairBuild<'a> {
                 (false, true) => 1,
                 _ => 2,
             };
-            if self.count[q as usize].fetch_sub(take, Relaxed) == take {
-                let d = self.loss_distance(q, level);
+            let before = Cell(word.fetch_sub(take * COUNT_ONE, Relaxed));
+            if before.count() == take {
+                // Every move loses (a predecessor with a winning move keeps
+                // that move in its count), so nothing else writes it now.
+                debug_assert_eq!(before.state(), UNDECIDED);
+                let d = self.loss_distance(q, before, level);
                 let s = if d == next {
                     encode_distance(d)
                 } else {
                     PENDING | encode_distance(d)
                 };
-                cell.store(s, Relaxed);
-                self.max_level.fetch_max(d, Relaxed);
+                word.store(Cell::new(s, 0, 0).0, Relaxed);
+                self.decided(q, d);
             }
         }
     }
 
     /// The distance of an entry all of whose moves lose, its last inside
-    /// successor having been found won at `level`: one more than its slowest.
-    fn loss_distance(&self, entry: u64, level: u32) -> u32 {
+    /// successor having been found won at `level`: one more than its
+    /// slowest. Levels come in order, so no inside successor is slower
+    /// than `level`; the slowest exit was kept by the first look.
+    fn loss_distance(&self, entry: u64, cell: Cell, level: u32) -> u32 {
         if !self.distances {
             return level + 1;
         }
+        if cell.slowest_exit() != EXIT_UNKNOWN {
+            return (level + 1).max(cell.slowest_exit());
+        }
+        // An exit too slow for the cell's byte: look at every move again.
         let (t, i) = self.locate(entry);
         let pos = self.tables[t].placement(i).to_position(self.rules);
         let mut slowest = level;
@@ -492,7 +621,7 @@ impl<'a> PairBuild<'a> {
         movegen::generate(&pos, &mut moves);
         for mv in moves.iter() {
             let d = match self.successor(t, &Placement::of(&pos.play(mv))) {
-                Successor::Inside(e) => distance_of(self.state[e as usize].load(Relaxed)),
+                Successor::Inside(e) => distance_of(self.state(e)),
                 Successor::Exit(v) => v.plies.expect("distances kept"),
             };
             slowest = slowest.max(d);
@@ -504,7 +633,7 @@ impl<'a> PairBuild<'a> {
     fn encode(&self, t: usize) -> (Header, Vec<u8>) {
         let table = &self.tables[t];
         let range = self.offsets[t]..self.offsets[t] + table.len();
-        let value = |e: u64| match self.state[e as usize].load(Relaxed) {
+        let value = |e: u64| match self.state(e) {
             UNDECIDED | DRAW => Value::DRAW,
             s => {
                 debug_assert!(!is_pending(s), "pending after the last level");

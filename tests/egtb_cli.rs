@@ -1,19 +1,11 @@
 //! The real `tama egtb` commands: build, probe, stats, and their one-line
 //! errors (missing directory, damaged file, too many pieces).
 
+mod cli_support;
+
+use cli_support::{tama, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn tama(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tama"))
-        .args(args)
-        .output()
-        .expect("the tama binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+use std::process::Output;
 
 /// A fresh directory, removed at the end of the test.
 struct TempDir(PathBuf);

@@ -1,19 +1,11 @@
 //! The real `tama` binary: `tama datagen` and `tama train` on tiny runs
 //! (a few games of a few hundred nodes a move), and their errors.
 
+mod cli_support;
+
+use cli_support::{tama, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn tama(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tama"))
-        .args(args)
-        .output()
-        .expect("the tama binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+use std::process::Output;
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {

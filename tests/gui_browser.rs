@@ -61,8 +61,22 @@ impl Page {
                 );
                 ok(&s).then_some(s)
             },
-            |_| self.state().to_string(),
+            |_| self.summary(),
         )
+    }
+
+    /// The page's state for a failure message: everything but the legal
+    /// moves, and only the last 30 lines of the protocol log (the whole
+    /// state is too long for a CI log to keep).
+    fn summary(&self) -> String {
+        let mut s = self.state();
+        let log = strings(&s["log"]);
+        let tail = log[log.len().saturating_sub(30)..].join("\n");
+        if let Some(o) = s.as_object_mut() {
+            o.remove("legal");
+            o.remove("log");
+        }
+        format!("{s}\nlast lines of the protocol log:\n{tail}")
     }
 
     /// The page has had no script error and its engine session is alive.
@@ -365,18 +379,39 @@ fn a_position_set_up_gets_analysis_lines() {
     }
     page.click_square("g7"); // a second click takes it off again
     page.shot("gui-setup.png");
+    // From here on, every frame in analysis mode records where "Set this
+    // FEN" is, from the empty analysis view on: lines arrive many times a
+    // second, and a control that moved under the pointer made a click miss
+    // it (a CI failure under load).
+    page.browser.script(
+        "window.fenLoadTops = new Set(); \
+         const f = () => { \
+           if (document.body.dataset.mode === 'analyse') \
+             window.fenLoadTops.add(document.getElementById('fen-load').getBoundingClientRect().top + window.scrollY); \
+           if (!window.fenLoadTopsDone) requestAnimationFrame(f); \
+         }; f(); return null;",
+        json!([]),
+    );
     page.browser.click("#setup-done");
     let fen = "W:WKd1,a2,b3,f4:Bc6,e6,h7";
     let s = page.wait("the set-up position", |s| {
         s["fen"] == fen && s["mode"] == "analyse"
     });
     assert!(s["moves"].as_array().unwrap().is_empty());
-
     // Analysis: three lines, deepening, with scores and PVs.
     let s = page.wait("three analysis lines at depth 8 or more", |s| {
         let lines = s["lines"].as_array().unwrap();
         lines.len() == 3 && lines.iter().all(|l| l["depth"].as_u64().unwrap() >= 8)
     });
+    let tops = page.browser.script(
+        "window.fenLoadTopsDone = true; return [...window.fenLoadTops];",
+        json!([]),
+    );
+    assert_eq!(
+        tops.as_array().map(Vec::len),
+        Some(1),
+        "the controls below the analysis moved while it ran: {tops}"
+    );
     for (k, line) in s["lines"].as_array().unwrap().iter().enumerate() {
         assert_eq!(line["multipv"], k as u64 + 1);
         assert!(!line["pv"].as_array().unwrap().is_empty());

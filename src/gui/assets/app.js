@@ -294,6 +294,7 @@ function renderLines() {
   const ol = $("lines");
   const pos = current();
   $("search-stats").textContent = S.stats;
+  ol.style.setProperty("--lines", String(S.multipv));
   const shown = S.lines.filter(Boolean);
   while (ol.children.length > shown.length) ol.lastChild.remove();
   shown.forEach((info, k) => {
@@ -313,9 +314,12 @@ function renderLines() {
     const sc = whiteScore(info, pos.fen);
     const bound = info.bound ? (info.bound === "lowerbound" ? "\u2265" : "\u2264") : "";
     li.children[0].textContent = bound + sc.text;
-    li.children[1].textContent = movesWithNumbers(pos.fen, info.pv, startPly() + S.ply);
+    const pv = movesWithNumbers(pos.fen, info.pv, startPly() + S.ply);
+    li.children[1].textContent = pv;
     li.dataset.first = info.pv[0];
-    li.title = "depth " + info.depth + "; click to play " + info.pv[0];
+    // A line shows one row (the panel must not change height); the whole
+    // line is in the tooltip.
+    li.title = "depth " + info.depth + ": " + pv + "\nclick to play " + info.pv[0];
   });
   renderEvalBar();
   renderArrows();

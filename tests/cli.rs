@@ -2,27 +2,11 @@
 //! suite's score as a regression guard for the search), and errors on bad
 //! input.
 
-use std::process::{Command, Output};
+mod cli_support;
+
+use cli_support::{stderr, stdout, tama, tama_os};
+use std::process::Output;
 use tama_engine::{Position, Rules};
-
-fn tama(args: &[&str]) -> Output {
-    tama_os(args.iter().map(std::ffi::OsStr::new))
-}
-
-fn tama_os<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tama"))
-        .args(args)
-        .output()
-        .expect("the tama binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 /// The total from the last line, `Nodes searched: N`.
 fn nodes(o: &Output) -> u64 {

@@ -50,7 +50,11 @@ fn suites(a: &TacticsArgs) -> Result<Vec<(Variant, Vec<Shot>)>, String> {
     let all = match &a.file {
         Some(f) => {
             let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-            shots::parse_suite(&text).map_err(|e| format!("{}: {e}", f.display()))?
+            let all = shots::parse_suite(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+            if all.is_empty() {
+                return Err(format!("{}: no shot in the file", f.display()));
+            }
+            all
         }
         None => shots::suite(),
     };

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Rules, Variant};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -542,31 +542,47 @@ fn suite_wins(max_plies: i32) -> Vec<(crate::shots::Shot, i32)> {
 #[test]
 fn short_forced_wins_are_found_at_nominal_depth_n_plus_2() {
     // The oracle (the full-width sparring search) proved each a win in N
-    // plies; the main search, with forced replies free and sacrifices
-    // neither reduced nor pruned, must see a win by depth N+2 and play a
-    // winning move.
-    let wins = suite_wins(9);
-    assert!(
-        wins.len() >= 20,
-        "only {} short wins in the suite",
-        wins.len()
-    );
-    for (shot, n) in &wins {
-        let g = Game::new(shot.position);
-        let mut s = tactical_searcher();
-        let limits = SearchLimits {
-            depth: Some(*n as u32 + 2),
-            ..SearchLimits::default()
-        };
-        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-        let fen = shot.position.fen();
+    // plies. The search users get (the default switches) and the tactical
+    // one (forced replies free, every sacrifice neither reduced nor pruned)
+    // must each see a win by depth N+2 and play a winning move. N up to 11
+    // takes the suite's 46 wins (10 Armenian, 36 Turkish; the least counts
+    // below keep the test from thinning out unnoticed).
+    let wins = suite_wins(11);
+    for (variant, least) in [(Variant::Armenian, 8), (Variant::Turkish, 30)] {
+        let of_variant = wins
+            .iter()
+            .filter(|(s, _)| s.position.rules().variant == variant)
+            .count();
         assert!(
-            matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= *n),
-            "{fen}: win in {n} plies, depth {} says {:?}",
-            n + 2,
-            out.score
+            of_variant >= least,
+            "only {of_variant} short {variant} wins in the suite"
         );
-        assert!(shot.winning.contains(&out.best_move.unwrap()), "{fen}");
+    }
+    for (name, tuning) in [
+        ("default", Tuning::default()),
+        ("tactical", Tuning::tactical()),
+    ] {
+        for (shot, n) in &wins {
+            let g = Game::new(shot.position);
+            let mut s = Searcher::new(16);
+            *s.tuning_mut() = tuning.clone();
+            let limits = SearchLimits {
+                depth: Some(*n as u32 + 2),
+                ..SearchLimits::default()
+            };
+            let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+            let fen = shot.position.fen();
+            assert!(
+                matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= *n),
+                "{name} {fen}: win in {n} plies, depth {} says {:?}",
+                n + 2,
+                out.score
+            );
+            assert!(
+                shot.winning.contains(&out.best_move.unwrap()),
+                "{name} {fen}"
+            );
+        }
     }
 }
 

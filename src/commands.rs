@@ -53,7 +53,12 @@ pub fn perft_command(a: &PerftArgs) -> Result<(), String> {
 /// exactly `<nodes> nodes <nps> nps` as the last line.
 pub fn bench_command(a: &BenchArgs) -> Result<(), String> {
     let threads = a.threads.max(1);
-    let report = tama_engine::search::bench::run_with(a.depth, threads, &tuning(&a.set)?);
+    let report = tama_engine::search::bench::run_with(
+        a.depth,
+        threads,
+        &tuning(&a.set)?,
+        &tama_engine::eval::Weights::DEFAULT,
+    );
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in &report.lines {

@@ -578,6 +578,45 @@ fn eval_and_bench() {
     );
 }
 
+/// `bench DEPTH`'s node count per position: `(variant, nodes)`.
+fn bench_nodes(e: &mut Engine, depth: u32) -> Vec<(String, u64)> {
+    e.send(&format!("bench {depth}"));
+    let lines = e.read_until("the nodes/nps line", |l| {
+        l.ends_with(" nps") && l.split(' ').count() == 4
+    });
+    lines
+        .iter()
+        .filter(|l| l.starts_with("position "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w[3], "nodes", "{l}");
+            (w[2].to_string(), w[4].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn bench_searches_with_the_eval_file_weights() {
+    // The Armenian learned set replaces the Armenian weights only, so the
+    // Armenian positions' trees change (the learned evaluation scores them
+    // otherwise) and the Turkish positions' trees stay node for node.
+    let mut e = uci();
+    let hand = bench_nodes(&mut e, 4);
+    e.send("setoption name EvalFile value builtin:armenian-learned");
+    e.sync();
+    let learned = bench_nodes(&mut e, 4);
+    assert_eq!(hand.len(), learned.len());
+    let mut changed = 0;
+    for ((variant, h), (v, l)) in hand.iter().zip(&learned) {
+        assert_eq!(variant, v);
+        match variant.as_str() {
+            "turkish" => assert_eq!(h, l, "a Turkish tree changed"),
+            _ => changed += usize::from(h != l),
+        }
+    }
+    assert!(changed >= 5, "{hand:?}\n{learned:?}");
+}
+
 #[test]
 fn setoption_every_option() {
     let mut e = uci();

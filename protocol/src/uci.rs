@@ -13,7 +13,7 @@ use tama_engine::movegen::{capture_routes, legal_moves};
 use tama_engine::notation::quote_short;
 use tama_engine::perft::divide;
 use tama_engine::search::{
-    bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH,
+    bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, Tuning, MAX_DEPTH,
 };
 use tama_engine::{eval, Color, Game, GameStatus, Piece, Position, Square};
 
@@ -438,9 +438,12 @@ fn perft(s: &Session, depth: u32) {
     }
 }
 
-/// `bench [DEPTH]`: the search's signature, as `tama bench` prints it.
+/// `bench [DEPTH]`: the search's signature, as `tama bench` prints it,
+/// with the `EvalFile` weights in use (the default ones give the signature),
+/// so that a learned evaluation's speed is measured on the bench positions.
 fn run_bench(s: &Session, depth: Option<u32>) {
-    let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+    let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+    let report = bench::run_with(depth, 1, &Tuning::default(), s.weights());
     for l in &report.lines {
         s.out.line(l);
     }

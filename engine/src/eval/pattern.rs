@@ -39,16 +39,25 @@ pub const REGIONS: usize = CORNER_RANKS * CORNER_FILES;
 /// The weight's phase runs from an empty board (0) to a full one.
 pub const PHASES: i64 = 32;
 
-/// `BASE3[bits]`: the region's occupancy bits read as base-3 digits 0/1.
-static BASE3: [u16; 1 << REGION_SQUARES] = {
-    let mut t = [0u16; 1 << REGION_SQUARES];
+/// Configurations of one rank of a region: 3^4 = 81.
+const ROW_CONFIGS: usize = 3usize.pow(REGION_FILES as u32);
+
+/// `ROW[white | black << 8]`: a region's four squares on one rank (its
+/// white men in bits 0-3, its black men in bits 8-11, the other bits 0) as
+/// base-3 digits, the region's `j`-th file the digit of 3^j: 0 empty, 1 a
+/// white man, 2 a black man. (Entries with a square both white and black
+/// are never read: men do not share squares.) The colours a byte apart
+/// let one shift and one mask cut a region's window out of a whole rank.
+static ROW: [u16; 1 << (8 + REGION_FILES)] = {
+    let mut t = [0u16; 1 << (8 + REGION_FILES)];
     let mut bits = 0;
-    while bits < 1 << REGION_SQUARES {
+    while bits < t.len() {
         let mut v = 0u16;
-        let mut k = REGION_SQUARES;
-        while k > 0 {
-            k -= 1;
-            v = v * 3 + ((bits >> k) & 1) as u16;
+        let mut j = REGION_FILES;
+        while j > 0 {
+            j -= 1;
+            let digit = ((bits >> j) & 1) + 2 * ((bits >> (8 + j)) & 1);
+            v = v * 3 + digit as u16;
         }
         t[bits] = v;
         bits += 1;
@@ -56,29 +65,41 @@ static BASE3: [u16; 1 << REGION_SQUARES] = {
     t
 };
 
-/// The region's squares of `bb` as bits, rank by rank: with two ranks of
-/// four files, the first rank's four files in bits 0-3, the second's in 4-7.
+/// Every rank's row configuration (`ROW`) of every region file:
+/// `[rank][file]`.
 #[inline(always)]
-fn region_bits(bb: u64, rank: usize, file: usize) -> usize {
-    let y = bb >> (8 * rank + file);
-    let row = (1u64 << REGION_FILES) - 1;
-    let mut bits = 0;
-    for i in 0..REGION_RANKS {
-        bits |= ((y >> (8 * i)) & row) << (REGION_FILES * i);
+fn row_configs(white: u64, black: u64) -> [[u16; CORNER_FILES]; 8] {
+    let window = (1usize << REGION_FILES) - 1;
+    let mask = window | window << 8;
+    // Loops rather than `array::from_fn`, which the compiler left out of
+    // line (a call per evaluation, measured with cachegrind).
+    let mut rows = [[0u16; CORNER_FILES]; 8];
+    for (rank, row) in rows.iter_mut().enumerate() {
+        let both = ((white >> (8 * rank)) & 0xff) | ((black >> (8 * rank)) & 0xff) << 8;
+        for (file, x) in row.iter_mut().enumerate() {
+            *x = ROW[(both >> file) as usize & mask];
+        }
     }
-    bits as usize
+    rows
 }
 
 /// Calls `visit(region, configuration)` for every region, White's men `white`
-/// and Black's men `black`.
+/// and Black's men `black`. A region's configuration is its squares as
+/// base-3 digits (0 empty, 1 a white man, 2 a black man), the square on its
+/// `i`-th rank and `j`-th file the digit of 3^(4i + j): its lowest rank's
+/// row configuration plus 81 times the next one's, so each rank's rows are
+/// read once for all the regions that hold them.
 #[inline(always)]
 pub fn for_each_config(white: u64, black: u64, mut visit: impl FnMut(usize, usize)) {
+    let rows = row_configs(white, black);
     let mut region = 0;
-    for rank in 0..CORNER_RANKS {
+    for band in rows.windows(REGION_RANKS) {
         for file in 0..CORNER_FILES {
-            let w = BASE3[region_bits(white, rank, file)] as usize;
-            let b = BASE3[region_bits(black, rank, file)] as usize;
-            visit(region, w + 2 * b);
+            let config = band
+                .iter()
+                .rev()
+                .fold(0, |c, row| c * ROW_CONFIGS + row[file] as usize);
+            visit(region, config);
             region += 1;
         }
     }
@@ -124,7 +145,7 @@ fn mirrored(region: usize, config: usize) -> (usize, usize) {
     let (rank, file) = (region / CORNER_FILES, region % CORNER_FILES);
     let d = digits(config);
     let mut m = [0u8; REGION_SQUARES];
-    for i in 0..REGION_RANKS {
+    for i in (0..REGION_RANKS).rev() {
         for j in 0..REGION_FILES {
             m[i * REGION_FILES + (REGION_FILES - 1 - j)] = d[i * REGION_FILES + j];
         }
@@ -139,7 +160,7 @@ fn colour_flipped(region: usize, config: usize) -> (usize, usize) {
     let (rank, file) = (region / CORNER_FILES, region % CORNER_FILES);
     let d = digits(config);
     let mut m = [0u8; REGION_SQUARES];
-    for i in 0..REGION_RANKS {
+    for i in (0..REGION_RANKS).rev() {
         for j in 0..REGION_FILES {
             let x = d[i * REGION_FILES + j];
             m[(REGION_RANKS - 1 - i) * REGION_FILES + j] = [0, 2, 1][x as usize];
@@ -284,15 +305,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn region_bits_read_two_ranks_of_four_files() {
-        // b1 (bit 1) and c2 (bit 10) in the region with its corner on a1:
-        // b1 is its square 1, c2 its square 4 + 2.
-        let bb = (1u64 << 1) | (1u64 << 10);
-        assert_eq!(region_bits(bb, 0, 0), 0b0100_0010);
-        // Seen from the region cornered on b1, b1 is square 0 and c2 is 5.
-        assert_eq!(region_bits(bb, 0, 1), 0b0010_0001);
-        // h8 is the last square of the last region.
-        assert_eq!(region_bits(1u64 << 63, 6, 4), 0b1000_0000);
+    fn row_configs_read_four_files_of_a_rank() {
+        // A white man on b1 (bit 1) and a black man on c1 (bit 2): in the
+        // region files from a1, b1 is file 1 (digit 1 at 3^1) and c1 file 2
+        // (digit 2 at 3^2); from b1, they are files 0 and 1.
+        let rows = row_configs(1 << 1, 1 << 2);
+        assert_eq!(rows[0][0], 3 + 2 * 9);
+        assert_eq!(rows[0][1], 1 + 2 * 3);
+        assert_eq!(rows[0][2], 2);
+        assert_eq!(rows[0][3], 0);
+        assert_eq!(rows[1], [0; CORNER_FILES]);
+        // h8 is file 3 of the last window of rank 8.
+        assert_eq!(row_configs(0, 1 << 63)[7][4], 2 * 27);
     }
 
     #[test]

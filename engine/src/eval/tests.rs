@@ -268,3 +268,140 @@ fn replacing_one_variant_keeps_the_other() {
         builtin(Variant::Turkish)
     ));
 }
+
+/// Men scattered at random over the board, none to nearly all squares,
+/// as (white, black).
+fn random_men(rng: &mut Rng) -> (u64, u64) {
+    let density = rng.below(65);
+    let (mut white, mut black) = (0u64, 0u64);
+    for sq in 0..64 {
+        if rng.below(64) < density {
+            match rng.below(2) {
+                0 => white |= 1 << sq,
+                _ => black |= 1 << sq,
+            }
+        }
+    }
+    (white, black)
+}
+
+/// The reference the fast pattern code must equal: the model as
+/// docs/evaluation.md defines it, square by square. Region `5 * rank +
+/// file` has its lower-left corner on (rank, file); its square on its
+/// `i`-th rank and `j`-th file is the base-3 digit of 3^(4i + j), 0 empty,
+/// 1 a white man, 2 a black man.
+fn reference_configs(white: u64, black: u64) -> Vec<usize> {
+    let mut configs = Vec::new();
+    for rank in 0..7 {
+        for file in 0..5 {
+            let mut config = 0;
+            let mut power = 1;
+            for i in 0..2 {
+                for j in 0..4 {
+                    let sq = 8 * (rank + i) + file + j;
+                    let digit = if white >> sq & 1 == 1 {
+                        1
+                    } else if black >> sq & 1 == 1 {
+                        2
+                    } else {
+                        0
+                    };
+                    config += digit * power;
+                    power *= 3;
+                }
+            }
+            configs.push(config);
+        }
+    }
+    configs
+}
+
+/// The patterns' score of the reference: per region the parameter the
+/// layout ties its configuration to (negated as the layout says), the
+/// opening and endgame sums blended by the pieces on the board, in
+/// 1/`SCALE` centi-men.
+fn reference_patterns(params: &PatternParams, white: u64, black: u64, pieces: u32) -> i64 {
+    let layout = Layout::get();
+    let (mut opening, mut endgame) = (0i64, 0i64);
+    for (region, config) in reference_configs(white, black).into_iter().enumerate() {
+        if let Some((p, negated)) = layout.slot(region, config).get() {
+            let sign = if negated { -1 } else { 1 };
+            opening += sign * params.opening[p] as i64;
+            endgame += sign * params.endgame[p] as i64;
+        }
+    }
+    let phase = (pieces as i64).min(pattern::PHASES);
+    opening * phase + endgame * (pattern::PHASES - phase)
+}
+
+#[test]
+fn pattern_configurations_are_the_square_by_square_ones() {
+    // Every region's configuration, as the evaluation and the trainer read
+    // it (`for_each_config`), for 100000 random boards from empty to full.
+    let mut rng = Rng::new(21);
+    for _ in 0..100_000 {
+        let (white, black) = random_men(&mut rng);
+        let mut fast = Vec::new();
+        pattern::for_each_config(white, black, |region, config| {
+            assert_eq!(region, fast.len());
+            fast.push(config);
+        });
+        assert_eq!(
+            fast,
+            reference_configs(white, black),
+            "white {white:#x} black {black:#x}"
+        );
+    }
+}
+
+#[test]
+fn pattern_scores_are_the_square_by_square_ones() {
+    // The patterns' score and the whole evaluation with a patterns set
+    // equal the reference: random weights and the built-in learned sets,
+    // 20000 random boards (patterns) and 20000 random positions a variant
+    // (the evaluation the search calls: the hand terms' dot product plus
+    // the patterns, rounded once towards zero).
+    let mut rng = Rng::new(22);
+    let sets = [random_weights(2), learned()];
+    for v in [Variant::Armenian, Variant::Turkish] {
+        for w in &sets {
+            let table = w.get(v).patterns.as_ref().unwrap();
+            for _ in 0..20000 {
+                let (white, black) = random_men(&mut rng);
+                let pieces = rng.below(33) as u32;
+                assert_eq!(
+                    table.score(white, black, pieces),
+                    reference_patterns(table.params(), white, black, pieces),
+                    "white {white:#x} black {black:#x} pieces {pieces}"
+                );
+            }
+        }
+    }
+    for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        for _ in 0..20000 {
+            let p = random_position(&mut rng, rules);
+            let f = hand::features(&p);
+            for w in &sets {
+                let set = w.get(rules.variant);
+                let (white, black) = (p.men(Color::White).0, p.men(Color::Black).0);
+                let patterns = reference_patterns(
+                    set.patterns.as_ref().unwrap().params(),
+                    white,
+                    black,
+                    f.pieces,
+                );
+                let hand = hand::dot(&set.hand, &f.of[0]) - hand::dot(&set.hand, &f.of[1]);
+                let white_view = if f.known_draw {
+                    0
+                } else {
+                    ((hand + patterns) / SCALE) as i32
+                };
+                let expected = match p.side_to_move() {
+                    Color::White => white_view,
+                    Color::Black => -white_view,
+                };
+                assert_eq!(evaluate_with_mobility(&p, w).0, expected, "{p:?}");
+            }
+        }
+    }
+}

@@ -6,6 +6,7 @@
 //! or on thread timing shapes the tree.
 
 use super::{SearchControl, SearchLimits, Searcher, Tuning};
+use crate::eval::Weights;
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::{CaptureRemoval, Rules};
@@ -74,13 +75,14 @@ pub fn positions() -> Vec<(Rules, String)> {
 
 /// The bench: one thread, fresh 16 MB table per position, fixed depth.
 pub fn run(depth: u32) -> BenchReport {
-    run_with(depth, 1, &Tuning::default())
+    run_with(depth, 1, &Tuning::default(), &Weights::DEFAULT)
 }
 
 /// The bench with `threads` search threads (for time-to-depth
-/// measurements; with more than one thread the node count varies) and
-/// other selective-search settings (for experiments).
-pub fn run_with(depth: u32, threads: usize, tuning: &Tuning) -> BenchReport {
+/// measurements; with more than one thread the node count varies), other
+/// selective-search settings and other evaluation weights (for experiments:
+/// the speed of a learned evaluation is measured on the same tree shapes).
+pub fn run_with(depth: u32, threads: usize, tuning: &Tuning, weights: &Weights) -> BenchReport {
     let started = Instant::now();
     let mut lines = Vec::new();
     let mut total = 0;
@@ -90,6 +92,7 @@ pub fn run_with(depth: u32, threads: usize, tuning: &Tuning) -> BenchReport {
         let mut searcher = Searcher::new(HASH_MB);
         searcher.options_mut().threads = threads;
         *searcher.tuning_mut() = tuning.clone();
+        searcher.set_weights(weights.clone());
         let limits = SearchLimits {
             depth: Some(depth),
             ..SearchLimits::default()

@@ -610,3 +610,88 @@ fn the_engine_solves_most_of_the_shot_suite_at_10k_nodes() {
         suite.len()
     );
 }
+
+/// The default search with ProbCut switched on (`--set probcut=1`).
+fn probcut_tuning() -> Tuning {
+    let mut t = Tuning::default();
+    t.set("probcut", "1").unwrap();
+    t
+}
+
+#[test]
+fn probcut_changes_the_tree_and_is_off_by_default() {
+    // Off by default: the bench signature above is the search without it.
+    assert!(!Tuning::default().probcut);
+    // On, the bench positions at depth 8 reach nodes from depth 5 off the
+    // principal variation, where a shallow search beating beta by a man
+    // cuts: the tree differs from the default one. With a margin no score
+    // can reach, nothing is cut and every shallow search is paid for on
+    // top: the tree grows.
+    let on = bench::run_with(BENCH_TEST_DEPTH, 1, &probcut_tuning()).nodes;
+    assert_ne!(on, BENCH_TEST_NODES, "probcut=1 left the tree unchanged");
+    let mut never = probcut_tuning();
+    never.set("probcut_margin", "20000").unwrap();
+    let never = bench::run_with(BENCH_TEST_DEPTH, 1, &never).nodes;
+    assert!(never > BENCH_TEST_NODES, "{never}");
+    assert!(on < never, "the cuts saved nothing: {on} >= {never}");
+}
+
+#[test]
+fn probcut_keeps_the_short_forced_wins() {
+    // The suite's wins of at most 9 plies (proven by the full-width
+    // oracle) with the tactical settings and ProbCut on: a cut is never
+    // taken against a mate bound, so each win must still be seen by depth
+    // N+2 and a winning move played.
+    let wins = suite_wins(9);
+    assert!(wins.len() >= 20, "only {} short wins", wins.len());
+    for (shot, n) in &wins {
+        let g = Game::new(shot.position);
+        let mut s = Searcher::new(16);
+        *s.tuning_mut() = Tuning {
+            probcut: true,
+            ..Tuning::tactical()
+        };
+        let limits = SearchLimits {
+            depth: Some(*n as u32 + 2),
+            ..SearchLimits::default()
+        };
+        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+        let fen = shot.position.fen();
+        assert!(
+            matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= *n),
+            "{fen}: win in {n} plies, depth {} with probcut says {:?}",
+            n + 2,
+            out.score
+        );
+        assert!(shot.winning.contains(&out.best_move.unwrap()), "{fen}");
+    }
+    // The hand-reasoned shot of the first test, with the default search
+    // and ProbCut on, deep enough for ProbCut to act: still c4-c5.
+    let g = game("W:Wc2,c3,c4,h2:Ba7,b5,c6,d5,e6,f7", Rules::ARMENIAN);
+    let mut s = Searcher::new(16);
+    *s.tuning_mut() = probcut_tuning();
+    let limits = SearchLimits {
+        depth: Some(10),
+        ..SearchLimits::default()
+    };
+    let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+    assert_eq!(text(&g, &out), "c4-c5");
+}
+
+#[test]
+fn probcut_parameters_are_checked() {
+    let mut t = Tuning::default();
+    assert!(
+        t.set("probcut_reduction", "0").is_err(),
+        "would recurse forever"
+    );
+    assert!(t.set("probcut_margin", "-5").is_err());
+    assert!(t.set("probcut", "maybe").is_err());
+    t.set("probcut_margin", "60").unwrap();
+    t.set("probcut_depth", "6").unwrap();
+    t.set("probcut_reduction", "3").unwrap();
+    assert_eq!(
+        (t.probcut_margin, t.probcut_depth, t.probcut_reduction),
+        (60, 6, 3)
+    );
+}

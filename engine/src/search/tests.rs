@@ -539,12 +539,10 @@ fn suite_wins(max_plies: i32) -> Vec<(crate::shots::Shot, i32)> {
         .collect()
 }
 
-#[test]
-fn short_forced_wins_are_found_at_nominal_depth_n_plus_2() {
-    // The oracle (the full-width sparring search) proved each a win in N
-    // plies; the main search, with forced replies free and sacrifices
-    // neither reduced nor pruned, must see a win by depth N+2 and play a
-    // winning move.
+/// Every win of the suite of at most 9 plies (the oracle, the full-width
+/// sparring search, proved each a win in N plies) must be seen by depth
+/// N+2 with `tuning`, and a winning move played.
+fn assert_short_wins_found_at_depth_n_plus_2(tuning: &Tuning) {
     let wins = suite_wins(9);
     assert!(
         wins.len() >= 20,
@@ -553,7 +551,8 @@ fn short_forced_wins_are_found_at_nominal_depth_n_plus_2() {
     );
     for (shot, n) in &wins {
         let g = Game::new(shot.position);
-        let mut s = tactical_searcher();
+        let mut s = Searcher::new(16);
+        *s.tuning_mut() = tuning.clone();
         let limits = SearchLimits {
             depth: Some(*n as u32 + 2),
             ..SearchLimits::default()
@@ -562,12 +561,18 @@ fn short_forced_wins_are_found_at_nominal_depth_n_plus_2() {
         let fen = shot.position.fen();
         assert!(
             matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= *n),
-            "{fen}: win in {n} plies, depth {} says {:?}",
+            "{fen}: win in {n} plies, depth {} says {:?} ({tuning:?})",
             n + 2,
             out.score
         );
         assert!(shot.winning.contains(&out.best_move.unwrap()), "{fen}");
     }
+}
+
+#[test]
+fn short_forced_wins_are_found_at_nominal_depth_n_plus_2() {
+    // With forced replies free and sacrifices neither reduced nor pruned.
+    assert_short_wins_found_at_depth_n_plus_2(&Tuning::tactical());
 }
 
 #[test]
@@ -638,33 +643,12 @@ fn probcut_changes_the_tree_and_is_off_by_default() {
 
 #[test]
 fn probcut_keeps_the_short_forced_wins() {
-    // The suite's wins of at most 9 plies (proven by the full-width
-    // oracle) with the tactical settings and ProbCut on: a cut is never
-    // taken against a mate bound, so each win must still be seen by depth
-    // N+2 and a winning move played.
-    let wins = suite_wins(9);
-    assert!(wins.len() >= 20, "only {} short wins", wins.len());
-    for (shot, n) in &wins {
-        let g = Game::new(shot.position);
-        let mut s = Searcher::new(16);
-        *s.tuning_mut() = Tuning {
-            probcut: true,
-            ..Tuning::tactical()
-        };
-        let limits = SearchLimits {
-            depth: Some(*n as u32 + 2),
-            ..SearchLimits::default()
-        };
-        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-        let fen = shot.position.fen();
-        assert!(
-            matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= *n),
-            "{fen}: win in {n} plies, depth {} with probcut says {:?}",
-            n + 2,
-            out.score
-        );
-        assert!(shot.winning.contains(&out.best_move.unwrap()), "{fen}");
-    }
+    // With the tactical settings and ProbCut on: a cut is never taken
+    // against a mate bound, so the short wins must all still be found.
+    assert_short_wins_found_at_depth_n_plus_2(&Tuning {
+        probcut: true,
+        ..Tuning::tactical()
+    });
     // The hand-reasoned shot of the first test, with the default search
     // and ProbCut on, deep enough for ProbCut to act: still c4-c5.
     let g = game("W:Wc2,c3,c4,h2:Ba7,b5,c6,d5,e6,f7", Rules::ARMENIAN);

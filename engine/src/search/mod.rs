@@ -20,7 +20,8 @@
 //! ordering by table move, promotions, two killers per ply and a history
 //! table (`picker.rs`, `history.rs`); late move reductions (never for
 //! captures or promotions), reverse futility and late move pruning at low
-//! depth, and internal iterative reduction, each a named function in
+//! depth, internal iterative reduction and ProbCut (off by default: its
+//! screening is in docs/testing.md), each a named function in
 //! `node.rs` and switchable in `Tuning` (`tuning.rs`); no null move
 //! (zugzwang is common in draughts). Repetition of a position of the game
 //! (since its last irreversible move) or of the search path is a draw

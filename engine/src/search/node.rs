@@ -138,6 +138,13 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 5b. ProbCut.
+        if !pv_node {
+            if let Some(score) = self.probcut(pos, depth, beta, ply) {
+                return score;
+            }
+        }
+
         // Step 6. The moves: a side without one has lost.
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
@@ -228,6 +235,38 @@ impl<'a> Worker<'a> {
             && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()))
             && !(t.rfp_shot_guard && has_forcing_sacrifice(pos));
         prune.then_some(static_eval)
+    }
+
+    /// Step 5b: off the principal variation, a node whose search
+    /// `probcut_reduction` plies shallower, with the null window raised to
+    /// `beta + probcut_margin`, still fails high is cut: the full-depth
+    /// search would almost surely beat `beta`. The shallow search is the
+    /// node itself searched again (every move: captures are compulsory,
+    /// so there are no "good captures" to pick out); its result goes to
+    /// the table at its own depth. Not near a mate (the margin would be
+    /// meaningless) and never in a full-width search.
+    #[inline(always)]
+    fn probcut(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        let t = &self.sh.tuning;
+        let shallow = depth - t.probcut_reduction;
+        let raised = beta + t.probcut_margin;
+        if !t.probcut
+            || depth < t.probcut_depth
+            || shallow < 1
+            || self.full_width
+            || is_mate(beta)
+            || is_mate(raised)
+        {
+            return None;
+        }
+        // Quiescence first, as Stockfish does with its captures: the
+        // shallow search of every move costs more than it saves when it
+        // is tried at nodes that are not above the raised beta already.
+        if self.qsearch(pos, raised - 1, raised, ply, true) < raised || self.stopped {
+            return None;
+        }
+        let v = self.search(pos, raised - 1, raised, shallow, ply, false);
+        (v >= raised && !self.stopped).then_some(v)
     }
 
     /// Step 7: a forced reply (a single legal move, usually a capture) and,

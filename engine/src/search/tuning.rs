@@ -34,6 +34,18 @@ pub struct Tuning {
     pub rfp_margin: i32,
     /// Late move pruning up to this depth (0: off).
     pub lmp_depth: i32,
+    /// ProbCut: off the principal variation, from `probcut_depth` on, a
+    /// node whose search `probcut_reduction` plies shallower beats `beta +
+    /// probcut_margin` is cut (the deep search would very likely beat
+    /// `beta` too). All moves take part: captures are compulsory, so there
+    /// is no set of "good captures" to try as chess engines do.
+    pub probcut: bool,
+    /// ProbCut from this depth on.
+    pub probcut_depth: i32,
+    /// ProbCut's shallow search is this many plies shallower.
+    pub probcut_reduction: i32,
+    /// ProbCut's raised beta, in centi-men above `beta`.
+    pub probcut_margin: i32,
     /// Internal iterative reduction: a node without a table move at this
     /// depth or more is searched one ply shallower (0: off).
     pub iir_depth: i32,
@@ -59,6 +71,10 @@ impl Default for Tuning {
             rfp_depth: 3,
             rfp_margin: 70,
             lmp_depth: 4,
+            probcut: false,
+            probcut_depth: 5,
+            probcut_reduction: 4,
+            probcut_margin: 100,
             iir_depth: 4,
             safety_order_depth: 100,
             lmr_min_move: 2,
@@ -99,6 +115,10 @@ impl Tuning {
                 .parse::<i32>()
                 .map_err(|_| format!("{name}: expected a number, got {value:?}"))
         };
+        let at_least = |min: i32| match int()? {
+            v if v >= min => Ok(v),
+            v => Err(format!("{name}: must be at least {min}, got {v}")),
+        };
         let flag = || crate::rules::parse_bool(value).map_err(|e| format!("{name}: {e}"));
         match name {
             "threat_probe" => self.threat_probe = flag()?,
@@ -111,6 +131,11 @@ impl Tuning {
             "rfp_depth" => self.rfp_depth = int()?,
             "rfp_margin" => self.rfp_margin = int()?,
             "lmp_depth" => self.lmp_depth = int()?,
+            "probcut" => self.probcut = flag()?,
+            "probcut_depth" => self.probcut_depth = int()?,
+            // 0 would search the same node at the same depth forever.
+            "probcut_reduction" => self.probcut_reduction = at_least(1)?,
+            "probcut_margin" => self.probcut_margin = at_least(0)?,
             "iir_depth" => self.iir_depth = int()?,
             "safety_order_depth" => self.safety_order_depth = int()?,
             "lmr_min_move" => self.lmr_min_move = int()?.max(1) as usize,

@@ -644,11 +644,17 @@ fn probcut_changes_the_tree_and_is_off_by_default() {
     // cuts: the tree differs from the default one. With a margin no score
     // can reach, nothing is cut and every shallow search is paid for on
     // top: the tree grows.
-    let on = bench::run_with(BENCH_TEST_DEPTH, 1, &probcut_tuning()).nodes;
+    let on = bench::run_with(
+        BENCH_TEST_DEPTH,
+        1,
+        &probcut_tuning(),
+        &crate::eval::Weights::DEFAULT,
+    )
+    .nodes;
     assert_ne!(on, BENCH_TEST_NODES, "probcut=1 left the tree unchanged");
     let mut never = probcut_tuning();
     never.set("probcut_margin", "20000").unwrap();
-    let never = bench::run_with(BENCH_TEST_DEPTH, 1, &never).nodes;
+    let never = bench::run_with(BENCH_TEST_DEPTH, 1, &never, &crate::eval::Weights::DEFAULT).nodes;
     assert!(never > BENCH_TEST_NODES, "{never}");
     assert!(on < never, "the cuts saved nothing: {on} >= {never}");
 }

@@ -145,7 +145,7 @@ fn mirrored(region: usize, config: usize) -> (usize, usize) {
     let (rank, file) = (region / CORNER_FILES, region % CORNER_FILES);
     let d = digits(config);
     let mut m = [0u8; REGION_SQUARES];
-    for i in (0..REGION_RANKS).rev() {
+    for i in 0..REGION_RANKS {
         for j in 0..REGION_FILES {
             m[i * REGION_FILES + (REGION_FILES - 1 - j)] = d[i * REGION_FILES + j];
         }
@@ -160,7 +160,7 @@ fn colour_flipped(region: usize, config: usize) -> (usize, usize) {
     let (rank, file) = (region / CORNER_FILES, region % CORNER_FILES);
     let d = digits(config);
     let mut m = [0u8; REGION_SQUARES];
-    for i in (0..REGION_RANKS).rev() {
+    for i in 0..REGION_RANKS {
         for j in 0..REGION_FILES {
             let x = d[i * REGION_FILES + j];
             m[(REGION_RANKS - 1 - i) * REGION_FILES + j] = [0, 2, 1][x as usize];

@@ -353,6 +353,10 @@ pub struct TrainArgs {
     /// Keep the hand weights as they start; fit the patterns only
     #[arg(long)]
     pub freeze_hand: bool,
+    /// Hold a hand term at a value in centi-men while the rest is fitted
+    /// (repeatable; the names are those of `--show`), e.g. `--fix tempo=4`
+    #[arg(long, value_name = "TERM=CM", value_parser = fixed_term)]
+    pub fix: Vec<FixedTerm>,
     /// Percent of the games held out for validation
     #[arg(long, value_name = "P", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub valid_percent: u32,
@@ -362,6 +366,32 @@ pub struct TrainArgs {
     /// Shuffles the batches
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+}
+
+/// A hand term held at a value (`tama train --fix`).
+#[derive(Clone, Debug)]
+pub struct FixedTerm {
+    /// Index in `hand::NAMES`.
+    pub term: usize,
+    pub centi_men: f64,
+}
+
+fn fixed_term(text: &str) -> Result<FixedTerm, String> {
+    let names = tama_engine::eval::hand::NAMES;
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: expected TERM=CM, e.g. tempo=4"))?;
+    let term = names.iter().position(|&n| n == name).ok_or_else(|| {
+        format!(
+            "{name:?} is not a hand term (the terms: {})",
+            names.join(", ")
+        )
+    })?;
+    let centi_men = number(value)?;
+    if centi_men.abs() > 1000.0 {
+        return Err(format!("{value}: at most 1000 centi-men either way"));
+    }
+    Ok(FixedTerm { term, centi_men })
 }
 
 fn number(text: &str) -> Result<f64, String> {

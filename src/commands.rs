@@ -213,6 +213,7 @@ pub fn train_command(a: &TrainArgs) -> Result<(), String> {
             threads: a.threads as usize,
             seed: a.seed,
             freeze_hand: a.freeze_hand,
+            fixed: a.fix.iter().map(|f| (f.term, f.centi_men)).collect(),
         },
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };

@@ -257,6 +257,37 @@ fn trainer_recovers_known_hand_weights() {
 }
 
 #[test]
+fn a_fixed_term_keeps_its_value_while_the_others_are_fitted() {
+    // The known model gives tempo 20 cm and the man 110. Held at 3 cm,
+    // tempo must come out exactly 3 cm (not near 20, and not the hand-set
+    // start of 8), while the man still moves towards 110.
+    let rules = Rules::ARMENIAN;
+    let cm = hand::ONE;
+    let term = |name: &str| hand::NAMES.iter().position(|&n| n == name).unwrap();
+    let mut target = VariantWeights::hand_set(Variant::Armenian);
+    target.hand[term("tempo")] = 20 * cm;
+    target.hand[term("man")] = 110 * cm;
+    let mut known = Weights::DEFAULT;
+    known.replace(target);
+    let train = labelled(6, 8000, rules, &known);
+    let valid = labelled(7, 2000, rules, &known);
+    let settings = Settings {
+        model: Model::Hand,
+        epochs: 15,
+        lambda: 0.0,
+        learning_rate: 2.0,
+        batch: 256,
+        fixed: vec![(term("tempo"), 3.0)],
+        ..Settings::default()
+    };
+    let start = VariantWeights::hand_set(Variant::Armenian);
+    let fit = trainer::train(&train, &valid, &start, &settings, &mut |_| {});
+    assert_eq!(fit.weights.hand[term("tempo")], 3 * cm);
+    let man = fit.weights.hand[term("man")] as f64 / cm as f64;
+    assert!(man > 104.0, "man {man}: the free terms are still fitted");
+}
+
+#[test]
 fn trainer_recovers_known_pattern_weights() {
     // The known model: the hand-set terms plus weights on the pattern
     // configurations the positions show most often. The fit starts from

@@ -72,6 +72,13 @@ pub struct Settings {
     pub seed: u64,
     /// Keep the hand weights as they start (fit only the patterns).
     pub freeze_hand: bool,
+    /// Hand terms held at a value (index in `hand::NAMES`, centi-men) while
+    /// the rest is fitted. Tempo is the one that needs it: fitted freely,
+    /// the Armenian set gives the side to move 24 cm and pays it back
+    /// through negative advancement, so the score swings by half a man
+    /// between odd and even depths and the search's tree grows fivefold
+    /// (docs/evaluation.md).
+    pub fixed: Vec<(usize, f64)>,
 }
 
 impl Default for Settings {
@@ -86,6 +93,7 @@ impl Default for Settings {
             threads: 1,
             seed: 1,
             freeze_hand: false,
+            fixed: Vec::new(),
         }
     }
 }
@@ -398,6 +406,9 @@ pub fn train(
     };
     let threads = settings.threads.max(1);
     let mut params = Params::of(start, settings.model);
+    for &(term, cm) in &settings.fixed {
+        params.hand[term] = cm;
+    }
     let valid_loss_before = objective.mean_loss(&params, valid, threads);
     let mut best = (valid_loss_before, 0, params.clone());
     let mut adam = Adam {
@@ -457,6 +468,11 @@ pub fn train(
             }
             if settings.freeze_hand {
                 grad.hand = [0.0; TERMS];
+            }
+            // A zero gradient from the first step keeps Adam's moments at
+            // zero, so a fixed term does not move at all.
+            for &(term, _) in &settings.fixed {
+                grad.hand[term] = 0.0;
             }
             adam.step(&mut params, grad, lr);
         }

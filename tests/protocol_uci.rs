@@ -597,10 +597,13 @@ fn bench_nodes(e: &mut Engine, depth: u32) -> Vec<(String, u64)> {
 
 #[test]
 fn bench_searches_with_the_eval_file_weights() {
-    // The Armenian learned set replaces the Armenian weights only, so the
-    // Armenian positions' trees change (the learned evaluation scores them
-    // otherwise) and the Turkish positions' trees stay node for node.
+    // An Armenian set replaces the Armenian weights only, so between the
+    // hand and the learned Armenian sets the Armenian positions' trees
+    // change (the evaluations score them otherwise) and the Turkish
+    // positions' trees stay node for node.
     let mut e = uci();
+    e.send("setoption name EvalFile value builtin:armenian-hand");
+    e.sync();
     let hand = bench_nodes(&mut e, 4);
     e.send("setoption name EvalFile value builtin:armenian-learned");
     e.sync();
@@ -1065,42 +1068,55 @@ fn search_score(e: &mut Engine) -> String {
 
 #[test]
 fn eval_file_selects_a_built_in_set_by_name() {
-    // builtin:armenian-learned (engine/src/eval/weights/) is in the binary:
-    // selected by name it replaces the Armenian set (its pattern row shows,
-    // the score changes) and leaves the Turkish one as it was. An unknown
-    // name is refused, naming the built-in sets, and changes nothing;
-    // <builtin> goes back to the hand-set weights.
+    // builtin:armenian-learned (engine/src/eval/weights/) and
+    // builtin:armenian-hand (the hand-set weights of 0.1.0) are in the
+    // binary: each replaces the Armenian set (the learned one shows its
+    // pattern row, the hand one none; the scores differ) and leaves the
+    // Turkish one as it was. An unknown name is refused, naming the
+    // built-in sets, and changes nothing; <builtin> goes back to the
+    // default, which is one of the two.
     let mut e = uci();
     e.send("setoption name Variant value turkish");
     let turkish = eval_total(&mut e);
     e.send("setoption name Variant value armenian");
     e.send("position fen W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5");
-    let hand = eval_total(&mut e);
-    e.send("setoption name EvalFile value builtin:armenian-learned");
-    assert_eq!(
-        e.sync(),
-        ["info string EvalFile: armenian patterns weights loaded from builtin:armenian-learned"]
-    );
-    e.send("eval");
-    let rows = e.until("total (white's view)");
-    assert!(rows.iter().any(|l| l.starts_with("patterns ")), "{rows:?}");
-    let learned = rows.last().unwrap().clone();
-    assert_ne!(learned, hand);
+    let default = eval_total(&mut e);
+    let mut totals = Vec::new();
+    for (name, model, pattern_row) in [("learned", "patterns", true), ("hand", "hand", false)] {
+        e.send(&format!(
+            "setoption name EvalFile value builtin:armenian-{name}"
+        ));
+        assert_eq!(
+            e.sync(),
+            [format!(
+                "info string EvalFile: armenian {model} weights loaded from builtin:armenian-{name}"
+            )]
+        );
+        e.send("eval");
+        let rows = e.until("total (white's view)");
+        let shown = rows.iter().any(|l| l.starts_with("patterns "));
+        assert_eq!(shown, pattern_row, "{rows:?}");
+        totals.push(rows.last().unwrap().clone());
+    }
+    assert_ne!(totals[0], totals[1]);
+    assert!(totals.contains(&default), "{default} {totals:?}");
     e.send("setoption name EvalFile value builtin:no-such-set");
     let out = e.sync();
     assert_eq!(errors(&out).len(), 1, "{out:?}");
     assert!(
-        out[0].contains("armenian-learned") && out[0].contains("the weights in use are kept"),
+        out[0].contains("armenian-learned")
+            && out[0].contains("turkish-hand")
+            && out[0].contains("the weights in use are kept"),
         "{out:?}"
     );
-    assert_eq!(eval_total(&mut e), learned);
+    assert_eq!(eval_total(&mut e), totals[1]);
     e.send("setoption name Variant value turkish");
     e.send("position startpos");
     assert_eq!(eval_total(&mut e), turkish);
     e.send("setoption name EvalFile value <builtin>");
     e.send("setoption name Variant value armenian");
     e.send("position fen W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5");
-    assert_eq!(eval_total(&mut e), hand);
+    assert_eq!(eval_total(&mut e), default);
 }
 
 #[test]

@@ -7,11 +7,11 @@
 //! games (`crate::training`): the hand terms (`hand`: material,
 //! advancement, runaway men, ...) and, in the `patterns` model, Scan-style
 //! board patterns (`pattern`). Each variant has its own set
-//! (`VariantWeights`). The default is the hand-set weights of release 0.1.0
-//! (`builtin`); learned sets are built in by name (`named`, from the files
-//! in `eval/weights/`, which `file` reads), and `Weights` may replace either
-//! variant's set with one of those or one loaded at run time (the
-//! `EvalFile` option).
+//! (`VariantWeights`). The default (`builtin`) is one of the sets built in
+//! by name (`named`): the hand-set weights of release 0.1.0, or a learned
+//! set from the files in `eval/weights/` (which `file` reads); `Weights`
+//! may replace either variant's set with another built-in one or one
+//! loaded at run time (the `EvalFile` option).
 //!
 //! Arithmetic: hand features are in 1/32 units, hand weights and pattern
 //! weights in 1/32 centi-men, and the pattern phase blend is in 1/32. The
@@ -114,17 +114,27 @@ impl VariantWeights {
     }
 }
 
-/// The default weights: the hand-set ones, per variant.
+/// The built-in set each variant uses by default (`named`), Armenian then
+/// Turkish. Still the hand-set weights of 0.1.0: a learned set becomes a
+/// variant's default when it wins the SPRT against them at the clock
+/// (docs/evaluation.md, "Tempo and the tree").
+pub const DEFAULT_SETS: [&str; 2] = ["armenian-hand", "turkish-hand"];
+
+/// The default weights of `variant` (`DEFAULT_SETS`).
 pub fn builtin(variant: Variant) -> &'static VariantWeights {
     static BUILTIN: OnceLock<[VariantWeights; 2]> = OnceLock::new();
-    let sets =
-        BUILTIN.get_or_init(|| [Variant::Armenian, Variant::Turkish].map(VariantWeights::hand_set));
+    let sets = BUILTIN.get_or_init(|| {
+        [Variant::Armenian, Variant::Turkish].map(|v| {
+            // The files are part of the binary and a test decodes them, so
+            // a failure here is a build that was never tested.
+            named(DEFAULT_SETS[v as usize]).expect("the built-in weights decode")
+        })
+    });
     &sets[variant as usize]
 }
 
-/// The other sets built into the binary, by name: weights files made by
-/// `tama train` (docs/evaluation.md says how), selected with
-/// `EvalFile=builtin:NAME`.
+/// The weights files built into the binary, by name: made by `tama train`
+/// (docs/evaluation.md says how), selected with `EvalFile=builtin:NAME`.
 pub static NAMED: [(&str, &[u8]); 2] = [
     (
         "armenian-learned",
@@ -136,10 +146,25 @@ pub static NAMED: [(&str, &[u8]); 2] = [
     ),
 ];
 
-/// The built-in set called `name` (`NAMED`), or why there is none.
+/// The names of the hand-set weights of release 0.1.0, per variant
+/// (`builtin:NAME`; they are code, not files).
+pub const HAND_NAMES: [(&str, Variant); 2] = [
+    ("armenian-hand", Variant::Armenian),
+    ("turkish-hand", Variant::Turkish),
+];
+
+/// The built-in set called `name` (`NAMED` or `HAND_NAMES`), or why there
+/// is none.
 pub fn named(name: &str) -> Result<VariantWeights, String> {
+    if let Some(&(_, v)) = HAND_NAMES.iter().find(|(n, _)| *n == name) {
+        return Ok(VariantWeights::hand_set(v));
+    }
     let (_, bytes) = NAMED.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        let names: Vec<&str> = NAMED.iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = NAMED
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(HAND_NAMES.iter().map(|(n, _)| *n))
+            .collect();
         format!(
             "no built-in weights called {name:?} (built in: {})",
             names.join(", ")

@@ -110,12 +110,18 @@ fn colour_and_mirror_symmetry_over_random_positions() {
 
 #[test]
 fn king_is_worth_about_three_men() {
-    let w = Weights::DEFAULT;
-    assert_eq!(w.get(Variant::Armenian).hand[1], 300 * ONE);
-    // A king against three men in the middle of the board is about level.
+    // So the hand-set weights say, and the learned set agrees: a king
+    // against three men in the middle of the board is about level.
+    let mut hand = Weights::DEFAULT;
+    hand.replace(named("armenian-hand").unwrap());
+    assert_eq!(hand.get(Variant::Armenian).hand[1], 300 * ONE);
+    let mut learned = Weights::DEFAULT;
+    learned.replace(named("armenian-learned").unwrap());
     let p = pos("W:WKd4:Ba6,b6,c6");
-    let v = evaluate_with_mobility(&p, &w).0;
-    assert!(v.abs() < 150, "{v}");
+    for w in [hand, learned] {
+        let v = evaluate_with_mobility(&p, &w).0;
+        assert!(v.abs() < 150, "{v}");
+    }
 }
 
 #[test]
@@ -144,9 +150,17 @@ fn runaway_man_is_seen() {
     // Against a king no man is a runaway.
     let f = hand::features(&pos("W:Wd6:BKa8"));
     assert_eq!(f.of[0][7], 0);
-    let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &Weights::DEFAULT);
+    let mut hand = Weights::DEFAULT;
+    hand.replace(named("armenian-hand").unwrap());
+    let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &hand);
     let runaway = b.terms.iter().find(|t| t.name == "runaway").unwrap();
     assert_eq!(runaway.white, 160 - 2 * 15);
+    // The learned set values a runaway too.
+    let mut learned = Weights::DEFAULT;
+    learned.replace(named("armenian-learned").unwrap());
+    let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &learned);
+    let runaway = b.terms.iter().find(|t| t.name == "runaway").unwrap();
+    assert!(runaway.white >= 100, "{}", runaway.white);
 }
 
 #[test]
@@ -228,15 +242,25 @@ fn damaged_weights_files_are_refused() {
 fn built_in_weights_decode() {
     for v in [Variant::Armenian, Variant::Turkish] {
         assert_eq!(builtin(v).variant, v);
-        assert_eq!(builtin(v).model(), Model::Hand);
+        let default = named(DEFAULT_SETS[v as usize]).unwrap();
+        assert_eq!(builtin(v).hand, default.hand);
+        assert_eq!(builtin(v).model(), default.model());
         assert_eq!(Weights::DEFAULT.get(v).variant, v);
     }
     for (name, _) in NAMED {
         let set = named(name).unwrap();
         assert!(name.starts_with(&set.variant.to_string()), "{name}");
     }
-    let e = named("armenian-hand").unwrap_err();
-    assert!(e.contains("armenian-learned"), "{e}");
+    for (name, v) in HAND_NAMES {
+        let set = named(name).unwrap();
+        assert_eq!(set.model(), Model::Hand);
+        assert_eq!(set.hand, VariantWeights::hand_set(v).hand);
+    }
+    let e = named("armenian-handset").unwrap_err();
+    assert!(
+        e.contains("armenian-learned") && e.contains("turkish-hand"),
+        "{e}"
+    );
 }
 
 #[test]

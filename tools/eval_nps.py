@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The search speed of each evaluation: the UCI `bench` of one or more Tama
-binaries, with the default (hand-set) weights and with the learned sets,
+binaries, with the hand-set weights of 0.1.0 and with the learned sets,
 interleaved round by round so that the machine's load falls on all alike.
 
     tools/eval_nps.py BINARY [BINARY ...] [--depth D] [--rounds N]
 
-Each round runs, for every binary, `bench D` with the default weights and
-with `EvalFile=builtin:armenian-learned` and `builtin:turkish-learned` (each
-replaces its own variant's set, so both are learned), one process at a time.
+Each round runs, for every binary, `bench D` with
+`EvalFile=builtin:armenian-hand` and `builtin:turkish-hand`, and with
+`builtin:armenian-learned` and `builtin:turkish-learned` (each replaces its
+own variant's set), one process at a time. Binaries before 0.2.0 know no
+`-hand` names; their default is the hand set, so for them select nothing
+for "hand" (edit WEIGHTS).
 The bench's per-position lines give the nodes and milliseconds of each
 variant's positions; the table gives per binary, weights and variant the
 median nps over the rounds (and the spread), and the learned/hand ratio
@@ -21,7 +24,10 @@ import subprocess
 import sys
 
 WEIGHTS = {
-    "hand": [],
+    "hand": [
+        "setoption name EvalFile value builtin:armenian-hand",
+        "setoption name EvalFile value builtin:turkish-hand",
+    ],
     "learned": [
         "setoption name EvalFile value builtin:armenian-learned",
         "setoption name EvalFile value builtin:turkish-learned",

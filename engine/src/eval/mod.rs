@@ -115,10 +115,10 @@ impl VariantWeights {
 }
 
 /// The built-in set each variant uses by default (`named`), Armenian then
-/// Turkish. Still the hand-set weights of 0.1.0: a learned set becomes a
-/// variant's default when it wins the SPRT against them at the clock
-/// (docs/evaluation.md, "Tempo and the tree").
-pub const DEFAULT_SETS: [&str; 2] = ["armenian-hand", "turkish-hand"];
+/// Turkish: the learned sets since 0.2.0, each of which won an SPRT at the
+/// clock against the hand-set weights of 0.1.0 (docs/evaluation.md,
+/// "Tempo and the tree").
+pub const DEFAULT_SETS: [&str; 2] = ["armenian-learned", "turkish-learned"];
 
 /// The default weights of `variant` (`DEFAULT_SETS`).
 pub fn builtin(variant: Variant) -> &'static VariantWeights {

@@ -209,6 +209,22 @@ fn labelled(seed: u64, n: usize, rules: Rules, known: &Weights) -> Vec<Sample> {
     out
 }
 
+/// A training set of `n` positions (seed `seed`) and a validation set of a
+/// fifth as many (seed `seed + 1`), labelled by the known set `target`.
+fn known_data(
+    target: VariantWeights,
+    rules: Rules,
+    seed: u64,
+    n: usize,
+) -> (Vec<Sample>, Vec<Sample>) {
+    let mut known = Weights::DEFAULT;
+    known.replace(target);
+    (
+        labelled(seed, n, rules, &known),
+        labelled(seed + 1, n / 5, rules, &known),
+    )
+}
+
 #[test]
 fn trainer_recovers_known_hand_weights() {
     // The known model: the hand terms with other values than the hand-set
@@ -232,10 +248,7 @@ fn trainer_recovers_known_hand_weights() {
         let i = hand::NAMES.iter().position(|&n| n == name).unwrap();
         target.hand[i] = v * cm;
     }
-    let mut known = Weights::DEFAULT;
-    known.replace(target.clone());
-    let train = labelled(1, 20000, rules, &known);
-    let valid = labelled(2, 4000, rules, &known);
+    let (train, valid) = known_data(target, rules, 1, 20000);
     let settings = Settings {
         model: Model::Hand,
         epochs: 40,
@@ -267,10 +280,7 @@ fn a_fixed_term_keeps_its_value_while_the_others_are_fitted() {
     let mut target = VariantWeights::hand_set(Variant::Armenian);
     target.hand[term("tempo")] = 20 * cm;
     target.hand[term("man")] = 110 * cm;
-    let mut known = Weights::DEFAULT;
-    known.replace(target);
-    let train = labelled(6, 8000, rules, &known);
-    let valid = labelled(7, 2000, rules, &known);
+    let (train, valid) = known_data(target, rules, 6, 8000);
     let settings = Settings {
         model: Model::Hand,
         epochs: 15,
@@ -325,10 +335,7 @@ fn trainer_recovers_known_pattern_weights() {
     }
     let mut target = VariantWeights::hand_set(Variant::Turkish);
     target.patterns = Some(PatternTable::new(params));
-    let mut known = Weights::DEFAULT;
-    known.replace(target);
-    let train = labelled(4, 20000, rules, &known);
-    let valid = labelled(5, 4000, rules, &known);
+    let (train, valid) = known_data(target, rules, 4, 20000);
     let settings = Settings {
         model: Model::Patterns,
         epochs: 12,

@@ -377,14 +377,14 @@ pub struct FixedTerm {
 }
 
 fn fixed_term(text: &str) -> Result<FixedTerm, String> {
-    let names = tama_engine::eval::hand::NAMES;
+    use tama_engine::eval::hand;
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("{text:?}: expected TERM=CM, e.g. tempo=4"))?;
-    let term = names.iter().position(|&n| n == name).ok_or_else(|| {
+    let term = hand::term_index(name).ok_or_else(|| {
         format!(
             "{name:?} is not a hand term (the terms: {})",
-            names.join(", ")
+            hand::NAMES.join(", ")
         )
     })?;
     let centi_men = number(value)?;

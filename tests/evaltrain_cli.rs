@@ -153,6 +153,18 @@ fn bad_arguments_give_one_line_and_status_2() {
             vec!["train", "--data", d, "--out", w, "--model", "net"],
             "net",
         ),
+        (
+            vec!["train", "--data", d, "--out", w, "--fix", "tempi=4"],
+            "not a hand term",
+        ),
+        (
+            vec!["train", "--data", d, "--out", w, "--fix", "tempo"],
+            "TERM=CM",
+        ),
+        (
+            vec!["train", "--data", d, "--out", w, "--fix", "tempo=2000"],
+            "at most 1000",
+        ),
         (vec!["train", "--data", d, "--out", w], "cannot read"),
     ] {
         assert_refused(&tama(&args), why);

@@ -1128,10 +1128,7 @@ fn eval_file_loads_a_set_and_a_bad_file_changes_nothing() {
     // The built-in set with a tempo term of 50 centi-men: the start
     // position (balanced but for the side to move) scores 50.
     let mut set = VariantWeights::hand_set(Variant::Armenian);
-    let tempo = tama_engine::eval::hand::NAMES
-        .iter()
-        .position(|&n| n == "tempo")
-        .unwrap();
+    let tempo = tama_engine::eval::hand::term_index("tempo").unwrap();
     set.hand[tempo] = 50 * tama_engine::eval::hand::ONE;
     let good = dir.join("tempo50.tew");
     std::fs::write(&good, file::encode(&set)).unwrap();

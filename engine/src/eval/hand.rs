@@ -61,6 +61,11 @@ pub const NAMES: [&str; TERMS] = [
     "trade_down_king",
 ];
 
+/// The index in `NAMES` (and in `HandWeights`) of the term called `name`.
+pub fn term_index(name: &str) -> Option<usize> {
+    NAMES.iter().position(|&n| n == name)
+}
+
 /// Which row of the `eval` breakdown each term is shown in.
 pub const GROUP: [usize; TERMS] = [0, 0, 1, 1, 1, 1, 1, 2, 2, 3, 4, 4, 5, 6, 6];
 /// The number of rows.

@@ -205,10 +205,7 @@ impl Weights {
     /// Sets one hand weight by name (`hand::NAMES`: `man`, `advancement.4`,
     /// ...), in centi-men, in both variants' sets.
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let term = hand::NAMES
-            .iter()
-            .position(|&n| n == name)
-            .ok_or_else(|| format!("unknown weight {name:?}"))?;
+        let term = hand::term_index(name).ok_or_else(|| format!("unknown weight {name:?}"))?;
         for v in [Variant::Armenian, Variant::Turkish] {
             let mut set = self.get(v).clone();
             set.hand[term] = value * ONE;

@@ -245,7 +245,7 @@ fn trainer_recovers_known_hand_weights() {
         ("tempo", 20),
     ];
     for (name, v) in changes {
-        let i = hand::NAMES.iter().position(|&n| n == name).unwrap();
+        let i = hand::term_index(name).unwrap();
         target.hand[i] = v * cm;
     }
     let (train, valid) = known_data(target, rules, 1, 20000);
@@ -263,7 +263,7 @@ fn trainer_recovers_known_hand_weights() {
     assert!((150.0..260.0).contains(&fit.k), "K {}", fit.k);
     assert!(fit.valid_loss_after < fit.valid_loss_before);
     for (name, v) in changes {
-        let i = hand::NAMES.iter().position(|&n| n == name).unwrap();
+        let i = hand::term_index(name).unwrap();
         let got = fit.weights.hand[i] as f64 / cm as f64;
         assert!((got - v as f64).abs() <= 1.5, "{name}: {got}, known {v}");
     }
@@ -276,7 +276,7 @@ fn a_fixed_term_keeps_its_value_while_the_others_are_fitted() {
     // start of 8), while the man still moves towards 110.
     let rules = Rules::ARMENIAN;
     let cm = hand::ONE;
-    let term = |name: &str| hand::NAMES.iter().position(|&n| n == name).unwrap();
+    let term = |name: &str| hand::term_index(name).unwrap();
     let mut target = VariantWeights::hand_set(Variant::Armenian);
     target.hand[term("tempo")] = 20 * cm;
     target.hand[term("man")] = 110 * cm;

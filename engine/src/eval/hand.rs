@@ -30,8 +30,8 @@
 //! since release 0.1.0; with the hand-set weights the features reproduce it
 //! exactly (the bench signature and engine/tests/eval_scores.rs hold it).
 
-use crate::bitboard::{open_ray, Bitboard};
-use crate::movegen::{king_steps, man_steps};
+use crate::bitboard::Bitboard;
+use crate::movegen::{king_step_count, man_step_count};
 use crate::position::Position;
 use crate::rules::{Color, Variant};
 
@@ -252,16 +252,11 @@ pub fn features(pos: &Position) -> Features {
             f[GUARD] = (men.0 & back).count_ones() as i32 * ONE;
         }
 
-        let mut man_moves = 0;
-        for &dir in man_steps(color, variant) {
-            man_moves += (men.shift(dir) & empty).count();
-        }
-        let mut king_moves = 0;
-        for k in kings {
-            for &dir in king_steps(variant) {
-                king_moves += open_ray(dir, k, occupied).count();
-            }
-        }
+        let man_moves = man_step_count(men, empty, color, variant);
+        let king_moves: u32 = kings
+            .into_iter()
+            .map(|k| king_step_count(k, occupied, variant))
+            .sum();
         moves[c] = man_moves + king_moves;
         f[MAN_MOBILITY] = man_moves as i32 * ONE;
         f[KING_MOBILITY] = king_moves as i32 * ONE;

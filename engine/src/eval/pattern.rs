@@ -90,17 +90,19 @@ fn row_configs(white: u64, black: u64) -> [[u16; CORNER_FILES]; 8] {
 /// row configuration plus 81 times the next one's, so each rank's rows are
 /// read once for all the regions that hold them.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // constant bounds: see below
 pub fn for_each_config(white: u64, black: u64, mut visit: impl FnMut(usize, usize)) {
     let rows = row_configs(white, black);
-    let mut region = 0;
-    for band in rows.windows(REGION_RANKS) {
+    // Constant bounds rather than `windows`, so that the compiler unrolls
+    // the loops and the region numbers become constants (measured with
+    // cachegrind: a third fewer instructions per evaluation).
+    for band in 0..CORNER_RANKS {
         for file in 0..CORNER_FILES {
-            let config = band
-                .iter()
-                .rev()
-                .fold(0, |c, row| c * ROW_CONFIGS + row[file] as usize);
-            visit(region, config);
-            region += 1;
+            let mut config = 0;
+            for rank in (band..band + REGION_RANKS).rev() {
+                config = config * ROW_CONFIGS + rows[rank][file] as usize;
+            }
+            visit(band * CORNER_FILES + file, config);
         }
     }
 }
@@ -249,10 +251,12 @@ impl PatternParams {
 }
 
 /// The expanded table: `[opening, endgame]` per (region, configuration).
+/// Regions are its outer index, of fixed size, so that reading a region
+/// the evaluation names by a constant needs no bounds check.
 #[derive(Clone)]
 pub struct PatternTable {
     params: PatternParams,
-    table: Box<[[i16; 2]]>,
+    table: Box<[[[i16; 2]; CONFIGS]; REGIONS]>,
 }
 
 impl PatternTable {
@@ -261,8 +265,11 @@ impl PatternTable {
         let layout = Layout::get();
         assert_eq!(params.opening.len(), layout.params());
         assert_eq!(params.endgame.len(), layout.params());
-        let mut table = vec![[0i16; 2]; REGIONS * CONFIGS].into_boxed_slice();
-        for (i, entry) in table.iter_mut().enumerate() {
+        let mut table: Box<[[[i16; 2]; CONFIGS]; REGIONS]> = vec![[[0i16; 2]; CONFIGS]; REGIONS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("REGIONS regions");
+        for (i, entry) in table.iter_mut().flatten().enumerate() {
             if let Some((p, negated)) = layout.slots[i].get() {
                 // Parameters keep to -32767..=32767, so negation cannot overflow.
                 let (o, e) = (params.opening[p], params.endgame[p]);
@@ -283,7 +290,7 @@ impl PatternTable {
         let mut opening = 0i32;
         let mut endgame = 0i32;
         for_each_config(white_men, black_men, |region, config| {
-            let w = self.table[region * CONFIGS + config];
+            let w = self.table[region][config];
             opening += w[0] as i32;
             endgame += w[1] as i32;
         });

@@ -127,10 +127,14 @@ pub(crate) fn has_capture(pos: &Position) -> bool {
     let them = pos.pieces(us.opponent());
     let empty = pos.empty();
     let men = pos.men(us);
-    for dir in [us.forward(), Direction::East, Direction::West] {
-        if ((men.shift(dir) & them).shift(dir) & empty).any() {
-            return true;
-        }
+    // Constant directions (a shift by a run-time direction is a jump table).
+    let jumps = |dir| (men.shift(dir) & them).shift(dir) & empty;
+    let forward = match us {
+        Color::White => jumps(Direction::North),
+        Color::Black => jumps(Direction::South),
+    };
+    if (forward | jumps(Direction::East) | jumps(Direction::West)).any() {
+        return true;
     }
     let occupied = pos.occupied();
     for king in pos.kings(us) {
@@ -153,11 +157,13 @@ pub(crate) fn search<S: RouteSink>(pos: &Position, sink: &mut S) {
     let empty = pos.empty();
     // Only men with a jump available start a search; most positions have
     // none and no kings, and leave here.
-    let back = us.forward().opposite();
-    let jumpers = pos.men(us)
-        & ((empty.shift(back) & them).shift(back)
-            | (empty.shift(Direction::West) & them).shift(Direction::West)
-            | (empty.shift(Direction::East) & them).shift(Direction::East));
+    let jumpers_from = |back| (empty.shift(back) & them).shift(back);
+    let backward = match us {
+        Color::White => jumpers_from(Direction::South),
+        Color::Black => jumpers_from(Direction::North),
+    };
+    let jumpers =
+        pos.men(us) & (backward | jumpers_from(Direction::West) | jumpers_from(Direction::East));
     let kings = pos.kings(us);
     if jumpers.is_empty() && kings.is_empty() {
         return;

@@ -8,7 +8,7 @@ mod capture;
 mod quiet;
 
 pub use capture::{capture_routes, CaptureRoute};
-pub(crate) use quiet::{king_steps, man_steps};
+pub(crate) use quiet::{king_step_count, king_steps, man_step_count, man_steps};
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;

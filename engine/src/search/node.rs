@@ -319,25 +319,34 @@ impl<'a> Worker<'a> {
         let prefetch = node.new_depth > 0;
         let n = picker.len();
         let mut next = picker.select(0);
+        // The child of `next` when it was made early for the prefetch (it
+        // is not made twice).
+        let mut next_child = None;
         if prefetch {
-            self.sh.tt.prefetch(pos.play(&next).key());
+            let child = pos.play(&next);
+            self.sh.tt.prefetch(child.key());
+            next_child = Some(child);
         }
         for i in 0..n {
             // Step 9. The next move is selected now, and its table bucket
             // fetched while this one is searched.
             let mv = next;
+            let child = next_child.take().unwrap_or_else(|| pos.play(&mv));
             if i + 1 < n {
                 next = picker.select(i + 1);
                 if prefetch {
-                    self.sh.tt.prefetch(pos.play(&next).key());
+                    let ahead = pos.play(&next);
+                    self.sh.tt.prefetch(ahead.key());
+                    next_child = Some(ahead);
                 }
             }
 
             // Step 10. Late move pruning (never of a sacrifice: it may be
-            // a shot).
-            let child = pos.play(&mv);
+            // a shot). Whether the move is a sacrifice is asked only where
+            // the answer counts: a late move, or one that would be reduced.
             let late = self.late_move_prune(pos, node, &mv, i, best);
-            let sacrifice = (late || self.may_reduce(node, &mv, i)) && self.is_sacrifice(&child);
+            let reduction = self.reduction(node, &mv, i);
+            let sacrifice = (late || reduction > 0) && self.is_sacrifice(&child);
             if late && !sacrifice {
                 if self.sh.tuning.sacrifice_exempt == 0 {
                     break;
@@ -347,11 +356,7 @@ impl<'a> Worker<'a> {
 
             // Step 11. Search the move.
             self.path.push(pos, &mv, &child, node.ply);
-            let r = if sacrifice {
-                0
-            } else {
-                self.reduction(node, &mv, i)
-            };
+            let r = if sacrifice { 0 } else { reduction };
             let v = self.search_move(&child, i, alpha, beta, node, r);
             self.path.pop();
             if self.stopped {

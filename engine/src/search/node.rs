@@ -345,7 +345,13 @@ impl<'a> Worker<'a> {
             // a shot). Whether the move is a sacrifice is asked only where
             // the answer counts: a late move, or one that would be reduced.
             let late = self.late_move_prune(pos, node, &mv, i, best);
-            let reduction = self.reduction(node, &mv, i);
+            // A late move is pruned or, as a sacrifice, searched in full:
+            // its reduction would never be used.
+            let reduction = if late {
+                0
+            } else {
+                self.reduction(node, &mv, i)
+            };
             let sacrifice = (late || reduction > 0) && self.is_sacrifice(&child);
             if late && !sacrifice {
                 if self.sh.tuning.sacrifice_exempt == 0 {

@@ -315,6 +315,10 @@ pub struct DatagenArgs {
     /// Transposition table size per thread in MB
     #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
+    /// The weights the games are played with, as the EvalFile option takes
+    /// them: a weights file or builtin:NAME (default: the built-in set)
+    #[arg(long, value_name = "FILE|builtin:NAME")]
+    pub eval_file: Option<String>,
 }
 
 #[derive(Args, Debug)]

@@ -168,6 +168,13 @@ pub fn datagen_command(a: &DatagenArgs) -> Result<i32, String> {
         games: a.games.unwrap_or(u64::MAX),
         threads: a.threads as usize,
         hash_mb: a.hash as usize,
+        weights: match &a.eval_file {
+            Some(value) => Some(
+                tama_protocol::options::read_weights(value)
+                    .map_err(|e| format!("--eval-file {value}: {e}"))?,
+            ),
+            None => None,
+        },
     };
     let s = datagen::run(&settings, &mut progress_line)?;
     if std::io::stderr().is_terminal() {

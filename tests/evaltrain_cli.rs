@@ -82,6 +82,50 @@ fn datagen_resumes_and_gives_the_same_file_whatever_the_threads() {
 }
 
 #[test]
+fn datagen_plays_with_the_weights_eval_file_names() {
+    let dir = scratch("evalfile");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "datagen", "--out", "", "--games", "3", "--nodes", "200", "--seed", "7",
+        ];
+        let path = out.to_str().unwrap().to_string();
+        args[2] = &path;
+        args.extend_from_slice(extra);
+        let o = tama(&args);
+        (o, out)
+    };
+    let (o, default) = run("default.data", &[]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The default set named explicitly plays the same games; the hand-set
+    // weights of 0.1.0 play other ones (the option is not ignored).
+    let (o, named) = run("named.data", &["--eval-file", "builtin:armenian-learned"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (o, hand) = run("hand.data", &["--eval-file", "builtin:armenian-hand"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let read = |p: &PathBuf| std::fs::read(p).unwrap();
+    assert!(
+        read(&default) == read(&named),
+        "the default set named differs"
+    );
+    assert!(read(&default) != read(&hand), "--eval-file changed nothing");
+    // Refused before a file is made: another variant's set, a missing file,
+    // a name that is not built in.
+    for (name, value, why) in [
+        ("t.data", "builtin:turkish-learned", "turkish weights"),
+        ("m.data", "/nonexistent/w.tew", "cannot read"),
+        ("u.data", "builtin:nothing", "armenian-learned"),
+    ] {
+        let (o, out) = run(name, &["--eval-file", value]);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{err}");
+        assert!(err.contains(why), "{err}");
+        assert!(!out.exists(), "{name} was made");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn train_writes_a_weights_file_that_show_and_evalfile_read() {
     let dir = scratch("train");
     let (data, weights) = (dir.join("a.data"), dir.join("w.tew"));

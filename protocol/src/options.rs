@@ -6,6 +6,7 @@
 //! option.
 
 use std::time::Duration;
+use tama_engine::eval::{self, VariantWeights};
 use tama_engine::rules::parse_bool;
 use tama_engine::search::{SearchOptions, Searcher, Style};
 use tama_engine::{CaptureRemoval, Rules, Variant};
@@ -46,6 +47,19 @@ pub const BUILTIN_EVAL: &str = "<builtin>";
 /// An `EvalFile` value `builtin:NAME` selects a set built into the binary
 /// by name (`tama_engine::eval::NAMED`) instead of a file.
 pub const BUILTIN_PREFIX: &str = "builtin:";
+
+/// The one variant's weights an `EvalFile` value other than `BUILTIN_EVAL`
+/// names: `BUILTIN_PREFIX` + a built-in set's name, or a weights file.
+/// Shared by the option and by `tama datagen --eval-file`, so that both
+/// accept the same values with the same errors.
+pub fn read_weights(value: &str) -> Result<VariantWeights, String> {
+    match value.strip_prefix(BUILTIN_PREFIX) {
+        Some(name) => eval::named(name),
+        None => std::fs::read(value)
+            .map_err(|e| format!("cannot read it: {e}"))
+            .and_then(|bytes| eval::file::decode(&bytes)),
+    }
+}
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
 /// The largest contempt, either way (centi-men): five men. Beyond it a draw

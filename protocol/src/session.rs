@@ -9,7 +9,7 @@
 //! answer always finds the engine idle.
 
 use crate::memory::MemoryLimits;
-use crate::options::{cpu_count, Effect, Settings, BUILTIN_EVAL, BUILTIN_PREFIX};
+use crate::options::{cpu_count, read_weights, Effect, Settings, BUILTIN_EVAL};
 use crate::text::one_line;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use tama_engine::egtb::Tablebase;
-use tama_engine::eval::{self, Weights};
+use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
 use tama_engine::search::{
     SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher, Tuning,
@@ -298,13 +298,8 @@ impl Session {
         if value == BUILTIN_EVAL {
             return Ok(Weights::DEFAULT);
         }
-        let set = match value.strip_prefix(BUILTIN_PREFIX) {
-            Some(name) => eval::named(name),
-            None => std::fs::read(value)
-                .map_err(|e| format!("cannot read it: {e}"))
-                .and_then(|bytes| eval::file::decode(&bytes)),
-        }
-        .map_err(|e| format!("EvalFile {value}: {e}; the weights in use are kept"))?;
+        let set = read_weights(value)
+            .map_err(|e| format!("EvalFile {value}: {e}; the weights in use are kept"))?;
         if self.dialect == Dialect::Uci {
             self.out.line(&format!(
                 "info string EvalFile: {} {} weights loaded from {value}",

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
+use tama_engine::eval::{VariantWeights, Weights};
 use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
 use tama_engine::training::record::{self, DataHeader, GameRecord};
@@ -36,6 +37,10 @@ pub struct Settings {
     pub games: u64,
     pub threads: usize,
     pub hash_mb: usize,
+    /// The set the games are played with, in place of its variant's
+    /// default (`None`: the built-in default). The file's header does not
+    /// record it: a resumed file trusts the caller to give the same one.
+    pub weights: Option<VariantWeights>,
 }
 
 impl Settings {
@@ -145,6 +150,16 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
     if settings.nodes.is_none() && settings.depth.is_none() {
         return Err("give a search budget: --nodes N or --depth D".into());
     }
+    let mut weights = Weights::DEFAULT;
+    if let Some(set) = &settings.weights {
+        if set.variant != settings.rules.variant {
+            return Err(format!(
+                "the weights are {} weights, the games {}",
+                set.variant, settings.rules.variant
+            ));
+        }
+        weights.replace(set.clone());
+    }
     let (mut file, had_games, had_positions, dropped_bytes) = open(settings)?;
     let started = Instant::now();
     let openings = openings::builtin(settings.rules)?;
@@ -165,8 +180,10 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
     std::thread::scope(|s| {
         for _ in 0..settings.threads.max(1) {
             let (tx, next, control, openings) = (tx.clone(), &next, &control, &openings);
+            let weights = weights.clone();
             s.spawn(move || {
                 let mut searcher = Searcher::new(settings.hash_mb);
+                searcher.set_weights(weights);
                 loop {
                     let g = next.fetch_add(1, Ordering::SeqCst);
                     if g >= settings.games || control.is_stopped() {

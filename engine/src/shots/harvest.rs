@@ -361,16 +361,17 @@ mod tests {
 
     #[test]
     fn harvested_shots_are_winning_sacrifices_missed_by_the_shallow_search() {
-        // Two Turkish games from seed 17 hold a shot (a seed where the
+        // Two Turkish games from seed 6 hold three shots (a seed where the
         // harvest finds something, so that the checks below run; the games
         // follow the default search, so a search change can move the seed,
-        // as the learned evaluation of 0.2.0 and then `lmr_divisor=120`
-        // did; of seeds 2 to 40, 3, 13, 17, 20, 21, 33 and 38 find one:
+        // as the learned evaluation of 0.2.0, `lmr_divisor=120` and the
+        // second-generation Turkish weights did; of seeds 2 to 40, 6, 13,
+        // 19, 20, 24, 27, 33 and 38 find some:
         // `cargo run --release -p tama-engine --example shots -- harvest
         // turkish 2 SEED 1000 6 3 5 2 2` lists what a seed gives).
         let mut cfg = config(Rules::TURKISH);
         cfg.games = 2;
-        cfg.seed = 17;
+        cfg.seed = 6;
         let mut reported = 0;
         let (shots, stats) = harvest(&cfg, &mut |_| reported += 1);
         assert_eq!(reported, shots.len());

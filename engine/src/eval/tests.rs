@@ -155,12 +155,14 @@ fn runaway_man_is_seen() {
     let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &hand);
     let runaway = b.terms.iter().find(|t| t.name == "runaway").unwrap();
     assert_eq!(runaway.white, 160 - 2 * 15);
-    // The learned set values a runaway too.
+    // The learned set values a runaway too: more than half a man on top of
+    // what the man's rank is worth (the second generation gives 71, the
+    // first gave 108; the data decides how much, not whether).
     let mut learned = Weights::DEFAULT;
     learned.replace(named("armenian-learned").unwrap());
     let b = breakdown_with(&pos("W:Wd6,a2:Ba6"), &learned);
     let runaway = b.terms.iter().find(|t| t.name == "runaway").unwrap();
-    assert!(runaway.white >= 100, "{}", runaway.white);
+    assert!(runaway.white >= 50, "{}", runaway.white);
 }
 
 #[test]

@@ -517,7 +517,7 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 418_304;
+const BENCH_TEST_NODES: u64 = 510_419;
 
 /// A searcher with `Tuning::tactical` (not the default: docs/testing.md).
 fn tactical_searcher() -> Searcher {
@@ -569,7 +569,7 @@ fn assert_short_wins_found_at_depth_n_plus(margin: i32, tuning: &Tuning, max_pli
 }
 
 #[test]
-fn short_forced_wins_are_found_within_two_to_four_plies_of_their_length() {
+fn short_forced_wins_are_found_within_two_to_five_plies_of_their_length() {
     // The search users get (the default switches), and the tactical one
     // (forced replies free, every sacrifice neither reduced nor pruned).
     // N up to 11 takes the suite's 56 wins (18 Armenian, 38 Turkish); the
@@ -585,12 +585,14 @@ fn short_forced_wins_are_found_within_two_to_four_plies_of_their_length() {
             "only {of_variant} short {variant} wins in the suite"
         );
     }
-    // The default search by N+4: its late move reductions (`lmr_divisor`
+    // The default search by N+5: its late move reductions (`lmr_divisor`
     // 120) reduce a quiet king move far down the ordering, so the 7-ply
     // Armenian win W:Wb2,e2,g2,g3,Kc8:Bd3,Kf4,e7,g7 (e2-d2) is seen at depth
-    // 11, not 9; with `lmr_divisor=200` every win was seen by N+2, at a
-    // tree 2.7x larger per depth that lost at the clock (docs/testing.md).
-    assert_short_wins_found_at_depth_n_plus(4, &Tuning::default(), 11);
+    // 12 (11 with the first-generation Armenian weights, whose ordering put
+    // e2-d2 sooner), not 9; with `lmr_divisor=200` every win was seen by
+    // N+2, at a tree 2.7x larger per depth that lost at the clock
+    // (docs/testing.md).
+    assert_short_wins_found_at_depth_n_plus(5, &Tuning::default(), 11);
     assert_short_wins_found_at_depth_n_plus(2, &Tuning::tactical(), 11);
 }
 

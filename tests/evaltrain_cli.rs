@@ -86,14 +86,11 @@ fn datagen_plays_with_the_weights_eval_file_names() {
     let dir = scratch("evalfile");
     let run = |name: &str, extra: &[&str]| {
         let out = dir.join(name);
-        let mut args = vec![
-            "datagen", "--out", "", "--games", "3", "--nodes", "200", "--seed", "7",
+        let path = out.to_str().unwrap();
+        let args = [
+            "datagen", "--out", path, "--games", "3", "--nodes", "200", "--seed", "7",
         ];
-        let path = out.to_str().unwrap().to_string();
-        args[2] = &path;
-        args.extend_from_slice(extra);
-        let o = tama(&args);
-        (o, out)
+        (tama(&[&args[..], extra].concat()), out)
     };
     let (o, default) = run("default.data", &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));

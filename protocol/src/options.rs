@@ -60,6 +60,7 @@ pub fn read_weights(value: &str) -> Result<VariantWeights, String> {
             .and_then(|bytes| eval::file::decode(&bytes)),
     }
 }
+
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
 /// The largest contempt, either way (centi-men): five men. Beyond it a draw

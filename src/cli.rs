@@ -336,9 +336,10 @@ pub struct TrainArgs {
     /// What to fit
     #[arg(long, value_name = "hand|patterns", default_value = "patterns")]
     pub model: tama_engine::eval::Model,
-    /// Start from this weights file (default: the hand-set weights)
-    #[arg(long, value_name = "FILE")]
-    pub init: Option<std::path::PathBuf>,
+    /// Start from these weights, as the EvalFile option takes them: a
+    /// weights file or builtin:NAME (default: the hand-set weights)
+    #[arg(long, value_name = "FILE|builtin:NAME")]
+    pub init: Option<String>,
     /// Passes over the training set
     #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub epochs: u64,

@@ -170,6 +170,73 @@ fn train_writes_a_weights_file_that_show_and_evalfile_read() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `tama train --init` takes what `EvalFile` takes. The validation loss
+/// before the first step is that of the starting weights, so it tells which
+/// weights the fit started from.
+#[test]
+fn train_starts_from_the_weights_init_names() {
+    let dir = scratch("init");
+    let (data, out) = (dir.join("a.data"), dir.join("w.tew"));
+    assert!(datagen(&data, 8, 2).status.success());
+    let learned_file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("engine/src/eval/weights/armenian-learned.tew")
+        .to_str()
+        .unwrap()
+        .to_string();
+    let train = |init: Option<&str>| {
+        let mut args = vec![
+            "train",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--batch",
+            "64",
+            "--valid-percent",
+            "50",
+        ];
+        args.extend(init.iter().flat_map(|value| ["--init", value]));
+        tama(&args)
+    };
+    // "... validation loss BEFORE -> AFTER (epoch N), ..."
+    let loss_before = |o: &Output| -> String {
+        let line = text(&o.stdout);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let (_, rest) = line.split_once("validation loss ").expect(&line);
+        rest.split_whitespace().next().unwrap().to_string()
+    };
+    let hand = loss_before(&train(None));
+    assert_eq!(
+        loss_before(&train(Some("builtin:armenian-hand"))),
+        hand,
+        "the hand-set weights are the default start"
+    );
+    let learned = loss_before(&train(Some("builtin:armenian-learned")));
+    assert_ne!(
+        learned, hand,
+        "--init builtin:armenian-learned changed nothing"
+    );
+    assert_eq!(
+        loss_before(&train(Some(&learned_file))),
+        learned,
+        "the file and the built-in set are the same weights"
+    );
+    std::fs::remove_file(&out).unwrap();
+    for (value, why) in [
+        ("builtin:turkish-learned", "holds armenian games"),
+        ("builtin:russian", "no built-in weights called"),
+        ("missing.tew", "cannot read"),
+    ] {
+        let o = train(Some(value));
+        assert_refused(&o, &format!("--init {value}"));
+        assert_refused(&o, why);
+        assert!(!out.exists(), "--init {value} wrote weights");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_arguments_give_one_line_and_status_2() {
     let dir = scratch("bad");

@@ -17,8 +17,9 @@ use tama_engine::Variant;
 pub struct Settings {
     pub data: Vec<PathBuf>,
     pub out: PathBuf,
-    /// Start from these weights instead of the hand-set ones.
-    pub init: Option<PathBuf>,
+    /// Start from these weights instead of the hand-set ones: a weights
+    /// file or `builtin:NAME`, as the `EvalFile` option takes them.
+    pub init: Option<String>,
     pub valid_percent: u32,
     pub fit: trainer::Settings,
     /// The command line, kept in the weights file.
@@ -41,19 +42,31 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-/// The training and validation samples of every data file, and their variant.
-fn load(settings: &Settings) -> Result<(Variant, Vec<Sample>, Vec<Sample>), String> {
-    let mut variant = None;
+/// The training and validation samples of every data file, and their variant
+/// (that of the `init` weights when there are some).
+fn load(
+    settings: &Settings,
+    init: Option<&VariantWeights>,
+) -> Result<(Variant, Vec<Sample>, Vec<Sample>), String> {
+    let mut variant = init.map(|w| w.variant);
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (f, path) in settings.data.iter().enumerate() {
         let bytes = read(path)?;
         let name = path.display();
         let header = DataHeader::decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
         let v = header.rules.variant;
-        if *variant.get_or_insert(v) != v {
-            return Err(format!(
-                "{name} holds {v} games, the files before it another variant"
-            ));
+        match (*variant.get_or_insert(v), &settings.init) {
+            (w, Some(value)) if w != v => {
+                return Err(format!(
+                    "{name} holds {v} games, --init {value} holds {w} weights"
+                ))
+            }
+            (w, None) if w != v => {
+                return Err(format!(
+                    "{name} holds {v} games, the files before it another variant"
+                ))
+            }
+            _ => {}
         }
         let scan = record::scan(&bytes[record::HEADER_BYTES..], header.rules)
             .map_err(|e| format!("{name}: {e}"))?;
@@ -80,26 +93,22 @@ fn load(settings: &Settings) -> Result<(Variant, Vec<Sample>, Vec<Sample>), Stri
 
 pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
     let started = Instant::now();
-    let (variant, train, valid) = load(settings)?;
+    // The weights are read first: a bad --init is refused before the data,
+    // which may take minutes, is read.
+    let init = match &settings.init {
+        Some(value) => Some(
+            tama_protocol::options::read_weights(value)
+                .map_err(|e| format!("--init {value}: {e}"))?,
+        ),
+        None => None,
+    };
+    let (variant, train, valid) = load(settings, init.as_ref())?;
     progress(&format!(
         "{variant}: {} training positions, {} validation positions",
         train.len(),
         valid.len()
     ));
-    let start = match &settings.init {
-        Some(path) => {
-            let w = file::decode(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
-            if w.variant != variant {
-                return Err(format!(
-                    "{} holds {} weights, the data is {variant}",
-                    path.display(),
-                    w.variant
-                ));
-            }
-            w
-        }
-        None => VariantWeights::hand_set(variant),
-    };
+    let start = init.unwrap_or_else(|| VariantWeights::hand_set(variant));
     let epochs = settings.fit.epochs;
     let fit = trainer::train(
         &train,

@@ -2,7 +2,9 @@
 //! scores it):
 //!
 //! cargo run --release -p tama-engine --example shots -- harvest VARIANT GAMES SEED \
-//!     [GAME_NODES OPENING_PLIES PROBE_DEPTH ORACLE_DEPTH PER_GAME SHALLOW_DEPTH]
+//!     [GAME_NODES OPENING_PLIES PROBE_DEPTH ORACLE_DEPTH PER_GAME SHALLOW_DEPTH [hand]]
+//!
+//! (`hand`: the games are played with the hand-set weights, not the default)
 
 use tama_engine::shots::harvest;
 use tama_engine::Rules;
@@ -20,7 +22,7 @@ fn main() {
                 _ => Rules::ARMENIAN,
             };
             let d = harvest::Config::suite(rules, num(2, 10) as usize, num(3, 1));
-            let config = harvest::Config {
+            let mut config = harvest::Config {
                 game_nodes: num(4, d.game_nodes),
                 opening_plies: num(5, d.opening_plies as u64) as usize,
                 probe_depth: num(6, d.probe_depth as u64) as u32,
@@ -29,6 +31,10 @@ fn main() {
                 shallow_depth: num(9, d.shallow_depth as u64) as u32,
                 ..d
             };
+            if args.get(10).map(String::as_str) == Some("hand") {
+                let hand = tama_engine::eval::VariantWeights::hand_set(rules.variant);
+                config.weights.replace(hand);
+            }
             eprintln!("{config:?}");
             let started = std::time::Instant::now();
             let (shots, stats) = harvest::harvest(&config, &mut |s| println!("{}", s.line()));

@@ -517,7 +517,7 @@ fn bench_signature() {
 }
 
 const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 510_419;
+const BENCH_TEST_NODES: u64 = 506_430;
 
 /// A searcher with `Tuning::tactical` (not the default: docs/testing.md).
 fn tactical_searcher() -> Searcher {

@@ -36,6 +36,23 @@ fn datagen(out: &Path, games: u32, threads: u32) -> Output {
     ])
 }
 
+/// `tama train` on a tiny data file: small batches, half the games held out.
+fn train(data: &Path, out: &Path, extra: &[&str]) -> Output {
+    let (data, out) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "train",
+        "--data",
+        data,
+        "--out",
+        out,
+        "--batch",
+        "64",
+        "--valid-percent",
+        "50",
+    ];
+    tama(&[&args[..], extra].concat())
+}
+
 fn assert_refused(o: &Output, why: &str) {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -127,21 +144,7 @@ fn train_writes_a_weights_file_that_show_and_evalfile_read() {
     let dir = scratch("train");
     let (data, weights) = (dir.join("a.data"), dir.join("w.tew"));
     assert!(datagen(&data, 8, 2).status.success());
-    let o = tama(&[
-        "train",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        weights.to_str().unwrap(),
-        "--model",
-        "hand",
-        "--epochs",
-        "2",
-        "--batch",
-        "64",
-        "--valid-percent",
-        "50",
-    ]);
+    let o = train(&data, &weights, &["--model", "hand", "--epochs", "2"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(
@@ -183,22 +186,9 @@ fn train_starts_from_the_weights_init_names() {
         .to_str()
         .unwrap()
         .to_string();
-    let train = |init: Option<&str>| {
-        let mut args = vec![
-            "train",
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--epochs",
-            "1",
-            "--batch",
-            "64",
-            "--valid-percent",
-            "50",
-        ];
-        args.extend(init.iter().flat_map(|value| ["--init", value]));
-        tama(&args)
+    let train_from = |init: Option<&str>| {
+        let init: Vec<&str> = init.iter().flat_map(|value| ["--init", value]).collect();
+        train(&data, &out, &[&["--epochs", "1"][..], &init].concat())
     };
     // "... validation loss BEFORE -> AFTER (epoch N), ..."
     let loss_before = |o: &Output| -> String {
@@ -207,19 +197,19 @@ fn train_starts_from_the_weights_init_names() {
         let (_, rest) = line.split_once("validation loss ").expect(&line);
         rest.split_whitespace().next().unwrap().to_string()
     };
-    let hand = loss_before(&train(None));
+    let hand = loss_before(&train_from(None));
     assert_eq!(
-        loss_before(&train(Some("builtin:armenian-hand"))),
+        loss_before(&train_from(Some("builtin:armenian-hand"))),
         hand,
         "the hand-set weights are the default start"
     );
-    let learned = loss_before(&train(Some("builtin:armenian-learned")));
+    let learned = loss_before(&train_from(Some("builtin:armenian-learned")));
     assert_ne!(
         learned, hand,
         "--init builtin:armenian-learned changed nothing"
     );
     assert_eq!(
-        loss_before(&train(Some(&learned_file))),
+        loss_before(&train_from(Some(&learned_file))),
         learned,
         "the file and the built-in set are the same weights"
     );
@@ -229,7 +219,7 @@ fn train_starts_from_the_weights_init_names() {
         ("builtin:russian", "no built-in weights called"),
         ("missing.tew", "cannot read"),
     ] {
-        let o = train(Some(value));
+        let o = train_from(Some(value));
         assert_refused(&o, &format!("--init {value}"));
         assert_refused(&o, why);
         assert!(!out.exists(), "--init {value} wrote weights");

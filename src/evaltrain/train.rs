@@ -55,18 +55,13 @@ fn load(
         let name = path.display();
         let header = DataHeader::decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
         let v = header.rules.variant;
-        match (*variant.get_or_insert(v), &settings.init) {
-            (w, Some(value)) if w != v => {
-                return Err(format!(
-                    "{name} holds {v} games, --init {value} holds {w} weights"
-                ))
-            }
-            (w, None) if w != v => {
-                return Err(format!(
-                    "{name} holds {v} games, the files before it another variant"
-                ))
-            }
-            _ => {}
+        let expected = *variant.get_or_insert(v);
+        if expected != v {
+            let before = match &settings.init {
+                Some(value) => format!("--init {value} holds {expected} weights"),
+                None => "the files before it another variant".to_string(),
+            };
+            return Err(format!("{name} holds {v} games, {before}"));
         }
         let scan = record::scan(&bytes[record::HEADER_BYTES..], header.rules)
             .map_err(|e| format!("{name}: {e}"))?;

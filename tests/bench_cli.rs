@@ -5,7 +5,7 @@
 use std::process::Command;
 
 /// The published signature: `tama bench` (depth 15) must print exactly the
-/// node count docs/testing.md gives, a figure written down when the search
+/// node count docs/results.md gives, a figure written down when the search
 /// last changed on purpose, not one computed by the library under test.
 const SIGNATURE: u64 = 26_369_735;
 
@@ -26,11 +26,11 @@ fn bench_command_prints_the_signature_last() {
     let nodes: u64 = last[0].parse().unwrap();
     let _nps: u64 = last[2].parse().unwrap();
     assert_eq!(nodes, SIGNATURE, "the search changed: {stdout}");
-    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/testing.md"))
-        .expect("docs/testing.md");
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/results.md"))
+        .expect("docs/results.md");
     assert!(
         docs.contains(&format!("`{SIGNATURE}`")),
-        "docs/testing.md does not give the signature {SIGNATURE}"
+        "docs/results.md does not give the signature {SIGNATURE}"
     );
 }
 

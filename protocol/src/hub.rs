@@ -325,11 +325,11 @@ impl Reporter for HubReporter {
 
 fn param_line(d: &OptionDef, hub: &str, value: String) -> Option<String> {
     let kind = match &d.kind {
-        Kind::Spin { min, max, .. } => format!("type=int min={min} max={max}"),
-        Kind::Check { .. } => "type=bool".to_string(),
-        Kind::Combo { values, .. } => format!("type=enum values=\"{}\"", values.join(" ")),
+        Kind::Spin { min, max } => format!("type=int min={min} max={max}"),
+        Kind::Check => "type=bool".to_string(),
+        Kind::Combo { values } => format!("type=enum values=\"{}\"", values.join(" ")),
         Kind::Button => return None,
-        Kind::Text { .. } => "type=string".to_string(),
+        Kind::Text => "type=string".to_string(),
     };
     // A path may be empty or hold spaces: quoted, it stays one value.
     let value = if value.is_empty() || value.contains(char::is_whitespace) {
@@ -369,7 +369,7 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
             ));
             for d in definitions() {
                 if let Some(hub) = d.hub {
-                    if let Some(l) = param_line(&d, hub, s.settings.value_text(&d)) {
+                    if let Some(l) = param_line(&d, hub, s.settings.value_text(d.opt)) {
                         s.out.line(&l);
                     }
                 }

@@ -11,34 +11,107 @@ use tama_engine::rules::parse_bool;
 use tama_engine::search::{SearchOptions, Searcher, Style};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
-/// What kind of value an option takes (UCI's option types).
-#[derive(Clone, Debug)]
+/// What kind of value an option takes (UCI's option types). The default
+/// is not here: it is the engine's own (`Settings::default`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     Spin {
-        default: i64,
         min: i64,
         max: i64,
     },
-    Check {
-        default: bool,
-    },
+    Check,
     Combo {
-        default: &'static str,
         values: &'static [&'static str],
     },
     Button,
     /// Free text (a path); UCI's `string`.
-    Text {
-        default: &'static str,
-    },
+    Text,
 }
 
-/// One option: its UCI name, its Hub name (`None`: not offered in Hub), its kind.
+/// What a successful `set` asks the session to do besides storing the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    ClearHash,
+    RulesChanged,
+    /// The session loads `eval_file` (and keeps the old value if it cannot).
+    EvalFileChanged,
+    /// The endgame databases' directory changed: open it.
+    TablesChanged,
+    /// The search threads changed: the session says so when there are more
+    /// than CPUs.
+    ThreadsChanged,
+}
+
+/// One option: its UCI name, its Hub name (`None`: not offered in Hub),
+/// its kind and what setting it asks of the session.
 #[derive(Clone, Debug)]
 pub struct OptionDef {
+    pub opt: Opt,
     pub uci: &'static str,
     pub hub: Option<&'static str>,
     pub kind: Kind,
+    pub effect: Effect,
+}
+
+/// The option table: each line makes one variant of `Opt` and its
+/// definition. `Settings::set` and `Settings::value_text` match `Opt`
+/// exhaustively, so an option added here does not compile until it is
+/// stored and shown.
+macro_rules! options {
+    ($($(#[cfg($cfg:meta)])? $opt:ident = $uci:literal, $hub:expr, $kind:expr, $effect:ident;)*) => {
+        /// Every engine option (`Opt::ALL`: in the order shown).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Opt {
+            $($(#[cfg($cfg)])? $opt,)*
+        }
+
+        impl Opt {
+            /// All options, in the order `uci` and `hub` show them.
+            pub const ALL: &'static [Opt] = &[$($(#[cfg($cfg)])? Opt::$opt,)*];
+
+            /// The option's definition.
+            pub fn def(self) -> OptionDef {
+                match self {
+                    $($(#[cfg($cfg)])? Opt::$opt => OptionDef {
+                        opt: self,
+                        uci: $uci,
+                        hub: $hub,
+                        kind: $kind,
+                        effect: Effect::$effect,
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+options! {
+    Hash = "Hash", Some("hash"),
+        Kind::Spin { min: 1, max: Searcher::MAX_HASH_MB as i64 }, None;
+    Threads = "Threads", Some("threads"),
+        Kind::Spin { min: 1, max: Searcher::MAX_THREADS as i64 }, ThreadsChanged;
+    MultiPv = "MultiPV", None, Kind::Spin { min: 1, max: MAX_MULTIPV }, None;
+    Ponder = "Ponder", Some("ponder"), Kind::Check, None;
+    MoveOverhead = "Move Overhead", Some("move-overhead"),
+        Kind::Spin { min: 0, max: MAX_MOVE_OVERHEAD_MS }, None;
+    ClearHash = "Clear Hash", None, Kind::Button, ClearHash;
+    Variant = "Variant", Some("variant"),
+        Kind::Combo { values: &["armenian", "turkish"] }, RulesChanged;
+    CaptureRemoval = "CaptureRemoval", Some("capture-removal"),
+        Kind::Combo { values: &["immediate", "deferred"] }, RulesChanged;
+    MidCapturePromotion = "MidCapturePromotion", Some("mid-capture-promotion"),
+        Kind::Check, RulesChanged;
+    Baseline = "Baseline", Some("baseline"), Kind::Check, None;
+    EvalFile = "EvalFile", Some("evalfile"), Kind::Text, EvalFileChanged;
+    Style = "Style", Some("style"),
+        Kind::Combo { values: &["normal", "sparring"] }, None;
+    Contempt = "Contempt", Some("contempt"),
+        Kind::Spin { min: -MAX_CONTEMPT, max: MAX_CONTEMPT }, None;
+    UciAnalyseMode = "UCI_AnalyseMode", None, Kind::Check, None;
+    EgtbPath = "EGTBPath", Some("egtbpath"), Kind::Text, TablesChanged;
+    EgtbPieces = "EGTBPieces", Some("egtbpieces"),
+        Kind::Spin { min: 0, max: tama_engine::egtb::MAX_PIECES as i64 }, None;
 }
 
 pub const MAX_MULTIPV: i64 = 64;
@@ -47,6 +120,8 @@ pub const BUILTIN_EVAL: &str = "<builtin>";
 /// An `EvalFile` value `builtin:NAME` selects a set built into the binary
 /// by name (`tama_engine::eval::NAMED`) instead of a file.
 pub const BUILTIN_PREFIX: &str = "builtin:";
+/// How UCI spells the empty string (a `string` option's empty value).
+pub const UCI_EMPTY: &str = "<empty>";
 
 /// The one variant's weights an `EvalFile` value other than `BUILTIN_EVAL`
 /// names: `BUILTIN_PREFIX` + a built-in set's name, or a weights file.
@@ -67,11 +142,6 @@ pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 /// would rank with a lost ending.
 pub const MAX_CONTEMPT: i64 = 500;
 
-/// The most search threads allowed. More than the CPUs is accepted (a
-/// GUI's saved setting may come from a bigger machine; other UCI engines
-/// allow as many), with a notice that they share the CPUs.
-pub const MAX_THREADS: i64 = 256;
-
 /// The CPUs this process may run on.
 pub fn cpu_count() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -79,123 +149,7 @@ pub fn cpu_count() -> usize {
 
 /// All options, in the order they are shown.
 pub fn definitions() -> Vec<OptionDef> {
-    vec![
-        OptionDef {
-            uci: "Hash",
-            hub: Some("hash"),
-            kind: Kind::Spin {
-                default: Searcher::DEFAULT_HASH_MB as i64,
-                min: 1,
-                max: Searcher::MAX_HASH_MB as i64,
-            },
-        },
-        OptionDef {
-            uci: "Threads",
-            hub: Some("threads"),
-            kind: Kind::Spin {
-                default: 1,
-                min: 1,
-                max: MAX_THREADS,
-            },
-        },
-        OptionDef {
-            uci: "MultiPV",
-            hub: None,
-            kind: Kind::Spin {
-                default: 1,
-                min: 1,
-                max: MAX_MULTIPV,
-            },
-        },
-        OptionDef {
-            uci: "Ponder",
-            hub: Some("ponder"),
-            kind: Kind::Check { default: false },
-        },
-        OptionDef {
-            uci: "Move Overhead",
-            hub: Some("move-overhead"),
-            kind: Kind::Spin {
-                default: 30,
-                min: 0,
-                max: MAX_MOVE_OVERHEAD_MS,
-            },
-        },
-        OptionDef {
-            uci: "Clear Hash",
-            hub: None,
-            kind: Kind::Button,
-        },
-        OptionDef {
-            uci: "Variant",
-            hub: Some("variant"),
-            kind: Kind::Combo {
-                default: "armenian",
-                values: &["armenian", "turkish"],
-            },
-        },
-        OptionDef {
-            uci: "CaptureRemoval",
-            hub: Some("capture-removal"),
-            kind: Kind::Combo {
-                default: "immediate",
-                values: &["immediate", "deferred"],
-            },
-        },
-        OptionDef {
-            uci: "MidCapturePromotion",
-            hub: Some("mid-capture-promotion"),
-            kind: Kind::Check { default: false },
-        },
-        OptionDef {
-            uci: "Baseline",
-            hub: Some("baseline"),
-            kind: Kind::Check { default: false },
-        },
-        OptionDef {
-            uci: "EvalFile",
-            hub: Some("evalfile"),
-            kind: Kind::Text {
-                default: BUILTIN_EVAL,
-            },
-        },
-        OptionDef {
-            uci: "Style",
-            hub: Some("style"),
-            kind: Kind::Combo {
-                default: "normal",
-                values: &["normal", "sparring"],
-            },
-        },
-        OptionDef {
-            uci: "Contempt",
-            hub: Some("contempt"),
-            kind: Kind::Spin {
-                default: 0,
-                min: -MAX_CONTEMPT,
-                max: MAX_CONTEMPT,
-            },
-        },
-        OptionDef {
-            uci: "UCI_AnalyseMode",
-            hub: None,
-            kind: Kind::Check { default: false },
-        },
-        OptionDef {
-            uci: "EGTBPath",
-            hub: Some("egtbpath"),
-            kind: Kind::Text { default: "" },
-        },
-        OptionDef {
-            uci: "EGTBPieces",
-            hub: Some("egtbpieces"),
-            kind: Kind::Spin {
-                default: tama_engine::egtb::MAX_PIECES as i64,
-                min: 0,
-                max: tama_engine::egtb::MAX_PIECES as i64,
-            },
-        },
-    ]
+    Opt::ALL.iter().map(|o| o.def()).collect()
 }
 
 /// `Move Overhead` -> `moveoverhead`.
@@ -237,70 +191,138 @@ pub struct Settings {
 }
 
 impl Default for Settings {
+    /// The engine's own defaults: those of a new `Searcher` and of the
+    /// default rules and weights.
     fn default() -> Settings {
+        let search = SearchOptions::default();
         Settings {
             hash_mb: Searcher::DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
+            threads: search.threads,
+            multipv: search.multipv,
             ponder: false,
-            move_overhead_ms: 30,
+            move_overhead_ms: search.move_overhead.as_millis() as u64,
             rules: Rules::default(),
-            baseline: false,
+            baseline: search.baseline,
             eval_file: BUILTIN_EVAL.to_string(),
-            style: Style::Normal,
+            style: search.style,
             egtb_path: String::new(),
-            egtb_pieces: tama_engine::egtb::MAX_PIECES,
-            contempt: 0,
+            egtb_pieces: search.egtb_pieces,
+            contempt: search.contempt,
             analyse_mode: false,
         }
     }
 }
 
-/// What a successful `set` asks the session to do besides storing the value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Effect {
-    None,
-    ClearHash,
-    RulesChanged,
-    /// The session loads `eval_file` (and keeps the old value if it cannot).
-    EvalFileChanged,
-    /// The endgame databases' directory changed: open it.
-    TablesChanged,
+/// The value given to one option, read as its kind asks.
+struct Given<'a> {
+    def: &'a OptionDef,
+    value: Option<&'a str>,
+}
+
+impl Given<'_> {
+    fn need(&self) -> Result<&str, String> {
+        self.value
+            .ok_or_else(|| format!("option {} needs a value", self.def.uci))
+    }
+
+    fn spin(&self) -> Result<i64, String> {
+        let (uci, Kind::Spin { min, max }) = (self.def.uci, &self.def.kind) else {
+            return Err(self.not_a("spin"));
+        };
+        let text = self.need()?;
+        let n: i64 = text.parse().map_err(|_| {
+            format!(
+                "option {uci} needs a whole number from {min} to {max}, got {}",
+                tama_engine::notation::quote_short(text)
+            )
+        })?;
+        if !(*min..=*max).contains(&n) {
+            return Err(format!("option {uci} must be from {min} to {max}, got {n}"));
+        }
+        Ok(n)
+    }
+
+    fn check(&self) -> Result<bool, String> {
+        if self.def.kind != Kind::Check {
+            return Err(self.not_a("check"));
+        }
+        parse_bool(self.need()?).map_err(|e| format!("option {}: {e}", self.def.uci))
+    }
+
+    fn combo<T: std::str::FromStr<Err = String>>(&self) -> Result<T, String> {
+        if !matches!(self.def.kind, Kind::Combo { .. }) {
+            return Err(self.not_a("combo"));
+        }
+        self.need()?
+            .parse::<T>()
+            .map_err(|e| format!("option {}: {e}", self.def.uci))
+    }
+
+    fn button(&self) -> Result<(), String> {
+        if self.def.kind != Kind::Button {
+            return Err(self.not_a("button"));
+        }
+        match self.value {
+            Some(_) => Err(format!(
+                "option {} is a button and takes no value",
+                self.def.uci
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Text, `None` when empty (UCI spells that `UCI_EMPTY`).
+    fn text(&self) -> Result<Option<&str>, String> {
+        if self.def.kind != Kind::Text {
+            return Err(self.not_a("string"));
+        }
+        Ok(self.value.filter(|v| *v != UCI_EMPTY))
+    }
+
+    /// An error in the table itself (an option read as another kind than
+    /// it is declared): the tests set every option, so none ships.
+    fn not_a(&self, kind: &str) -> String {
+        format!("option {} is not a {kind} option", self.def.uci)
+    }
 }
 
 impl Settings {
-    /// The current value of an option as text (what `param value=` shows).
-    pub fn value_text(&self, def: &OptionDef) -> String {
-        match normalize(def.uci).as_str() {
-            "hash" => self.hash_mb.to_string(),
-            "threads" => self.threads.to_string(),
-            "multipv" => self.multipv.to_string(),
-            "ponder" => self.ponder.to_string(),
-            "moveoverhead" => self.move_overhead_ms.to_string(),
-            "variant" => self.rules.variant.to_string(),
-            "captureremoval" => self.rules.capture_removal.to_string(),
-            "midcapturepromotion" => self.rules.mid_capture_promotion.to_string(),
-            "baseline" => self.baseline.to_string(),
-            "evalfile" => self.eval_file.clone(),
-            "style" => self.style.to_string(),
-            "egtbpath" => self.egtb_path.clone(),
-            "egtbpieces" => self.egtb_pieces.to_string(),
-            "contempt" => self.contempt.to_string(),
-            "ucianalysemode" => self.analyse_mode.to_string(),
-            _ => String::new(),
+    /// The current value of an option as text (what `param value=` and
+    /// `d` show, and what `uci` gives as the default of a new engine).
+    pub fn value_text(&self, opt: Opt) -> String {
+        match opt {
+            Opt::Hash => self.hash_mb.to_string(),
+            Opt::Threads => self.threads.to_string(),
+            Opt::MultiPv => self.multipv.to_string(),
+            Opt::Ponder => self.ponder.to_string(),
+            Opt::MoveOverhead => self.move_overhead_ms.to_string(),
+            Opt::ClearHash => String::new(),
+            Opt::Variant => self.rules.variant.to_string(),
+            Opt::CaptureRemoval => self.rules.capture_removal.to_string(),
+            Opt::MidCapturePromotion => self.rules.mid_capture_promotion.to_string(),
+            Opt::Baseline => self.baseline.to_string(),
+            Opt::EvalFile => self.eval_file.clone(),
+            Opt::Style => self.style.to_string(),
+            Opt::Contempt => self.contempt.to_string(),
+            Opt::UciAnalyseMode => self.analyse_mode.to_string(),
+            Opt::EgtbPath => self.egtb_path.clone(),
+            Opt::EgtbPieces => self.egtb_pieces.to_string(),
         }
     }
 
     /// Hands the options that shape a search to the searcher's options
-    /// (the session before each search; `tama tactics`).
+    /// (the session before each search; `tama tactics`). Every field is
+    /// named, so a new search option must be given its value here.
     pub fn apply(&self, o: &mut SearchOptions) {
-        o.threads = self.threads;
-        o.multipv = self.multipv;
-        o.move_overhead = Duration::from_millis(self.move_overhead_ms);
-        o.baseline = self.baseline;
-        o.style = self.style;
-        o.egtb_pieces = self.egtb_pieces;
-        o.contempt = if self.analyse_mode { 0 } else { self.contempt };
+        *o = SearchOptions {
+            threads: self.threads,
+            multipv: self.multipv,
+            move_overhead: Duration::from_millis(self.move_overhead_ms),
+            baseline: self.baseline,
+            style: self.style,
+            egtb_pieces: self.egtb_pieces,
+            contempt: if self.analyse_mode { 0 } else { self.contempt },
+        };
     }
 
     /// Sets an option by name. On error nothing changes and the message says why.
@@ -314,82 +336,29 @@ impl Settings {
             )
         })?;
         let value = value.map(str::trim).filter(|v| !v.is_empty());
-        let need = || value.ok_or_else(|| format!("option {} needs a value", def.uci));
-        match def.kind {
-            Kind::Button => {
-                if value.is_some() {
-                    return Err(format!("option {} is a button and takes no value", def.uci));
-                }
-                Ok(Effect::ClearHash)
-            }
-            Kind::Spin { min, max, .. } => {
-                let text = need()?;
-                let n: i64 = text.parse().map_err(|_| {
-                    format!(
-                        "option {} needs a whole number from {min} to {max}, got {}",
-                        def.uci,
-                        tama_engine::notation::quote_short(text)
-                    )
-                })?;
-                if !(min..=max).contains(&n) {
-                    return Err(format!(
-                        "option {} must be from {min} to {max}, got {n}",
-                        def.uci
-                    ));
-                }
-                match normalize(def.uci).as_str() {
-                    "hash" => self.hash_mb = n as usize,
-                    "threads" => self.threads = n as usize,
-                    "multipv" => self.multipv = n as usize,
-                    "egtbpieces" => self.egtb_pieces = n as u32,
-                    "contempt" => self.contempt = n as i32,
-                    _ => self.move_overhead_ms = n as u64,
-                }
-                Ok(Effect::None)
-            }
-            Kind::Check { .. } => {
-                let text = need()?;
-                let b = parse_bool(text).map_err(|e| format!("option {}: {e}", def.uci))?;
-                match normalize(def.uci).as_str() {
-                    "ponder" => self.ponder = b,
-                    "baseline" => self.baseline = b,
-                    "ucianalysemode" => self.analyse_mode = b,
-                    _ => {
-                        self.rules.mid_capture_promotion = b;
-                        return Ok(Effect::RulesChanged);
-                    }
-                }
-                Ok(Effect::None)
-            }
-            Kind::Text { .. } if normalize(def.uci) == "evalfile" => {
-                self.eval_file = need()?.to_string();
-                Ok(Effect::EvalFileChanged)
-            }
-            Kind::Text { .. } => {
-                // UCI spells the empty string `<empty>`.
-                self.egtb_path = value.filter(|v| *v != "<empty>").unwrap_or("").to_string();
-                Ok(Effect::TablesChanged)
-            }
-            Kind::Combo { .. } => {
-                let text = need()?;
-                if normalize(def.uci) == "style" {
-                    self.style = text
-                        .parse::<Style>()
-                        .map_err(|e| format!("option {}: {e}", def.uci))?;
-                    return Ok(Effect::None);
-                }
-                if normalize(def.uci) == "variant" {
-                    self.rules.variant = text
-                        .parse::<Variant>()
-                        .map_err(|e| format!("option {}: {e}", def.uci))?;
-                } else {
-                    self.rules.capture_removal = text
-                        .parse::<CaptureRemoval>()
-                        .map_err(|e| format!("option {}: {e}", def.uci))?;
-                }
-                Ok(Effect::RulesChanged)
-            }
+        let v = Given { def: &def, value };
+        match def.opt {
+            Opt::Hash => self.hash_mb = v.spin()? as usize,
+            Opt::Threads => self.threads = v.spin()? as usize,
+            Opt::MultiPv => self.multipv = v.spin()? as usize,
+            Opt::Ponder => self.ponder = v.check()?,
+            Opt::MoveOverhead => self.move_overhead_ms = v.spin()? as u64,
+            Opt::ClearHash => v.button()?,
+            Opt::Variant => self.rules.variant = v.combo::<Variant>()?,
+            Opt::CaptureRemoval => self.rules.capture_removal = v.combo::<CaptureRemoval>()?,
+            Opt::MidCapturePromotion => self.rules.mid_capture_promotion = v.check()?,
+            Opt::Baseline => self.baseline = v.check()?,
+            Opt::EvalFile => match v.text()? {
+                Some(file) => self.eval_file = file.to_string(),
+                None => return Err(format!("option {} needs a value", def.uci)),
+            },
+            Opt::Style => self.style = v.combo::<Style>()?,
+            Opt::Contempt => self.contempt = v.spin()? as i32,
+            Opt::UciAnalyseMode => self.analyse_mode = v.check()?,
+            Opt::EgtbPath => self.egtb_path = v.text()?.unwrap_or("").to_string(),
+            Opt::EgtbPieces => self.egtb_pieces = v.spin()? as u32,
         }
+        Ok(def.effect)
     }
 }
 
@@ -409,8 +378,43 @@ mod tests {
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
         assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
         assert_eq!(s.style, Style::Sparring);
-        assert_eq!(s.set("Threads", Some("256")), Ok(Effect::None));
+        assert_eq!(s.set("Threads", Some("256")), Ok(Effect::ThreadsChanged));
         assert_eq!(s.threads, 256);
+    }
+
+    /// Every option takes its own default back (so each is read as the
+    /// kind it is declared), and a changed value shows in `value_text`.
+    #[test]
+    fn every_option_takes_its_default_and_shows_a_change() {
+        let defaults = Settings::default();
+        for &opt in Opt::ALL {
+            let def = opt.def();
+            let mut s = Settings::default();
+            let text = defaults.value_text(opt);
+            let given = match def.kind {
+                Kind::Button => None,
+                Kind::Text if text.is_empty() => Some(UCI_EMPTY),
+                _ => Some(text.as_str()),
+            };
+            assert_eq!(s.set(def.uci, given), Ok(def.effect), "{}", def.uci);
+            assert_eq!(s, defaults, "{}", def.uci);
+            let other = match def.kind {
+                Kind::Spin { min, max } => {
+                    let n: i64 = text.parse().unwrap();
+                    Some(if n < max { n + 1 } else { min }.to_string())
+                }
+                Kind::Check => Some((text != "true").to_string()),
+                Kind::Combo { values } => {
+                    values.iter().find(|v| **v != text).map(|v| v.to_string())
+                }
+                Kind::Text => Some("elsewhere".to_string()),
+                Kind::Button => None,
+            };
+            if let Some(other) = other {
+                assert_eq!(s.set(def.uci, Some(&other)), Ok(def.effect), "{}", def.uci);
+                assert_eq!(s.value_text(opt), other, "{}", def.uci);
+            }
+        }
     }
 
     #[test]

@@ -266,15 +266,17 @@ impl Session {
             self.report_tables();
         }
         self.settings = next;
-        let cpus = cpu_count();
-        if crate::options::normalize(name) == "threads" && self.settings.threads > cpus {
-            self.note(&format!(
-                "Threads: {} search threads on {cpus} CPUs; they share the CPUs, so expect no gain beyond {cpus}",
-                self.settings.threads
-            ));
-        }
         match effect {
             Effect::None | Effect::EvalFileChanged | Effect::TablesChanged => {}
+            Effect::ThreadsChanged => {
+                let cpus = cpu_count();
+                if self.settings.threads > cpus {
+                    self.note(&format!(
+                        "Threads: {} search threads on {cpus} CPUs; they share the CPUs, so expect no gain beyond {cpus}",
+                        self.settings.threads
+                    ));
+                }
+            }
             Effect::ClearHash => self.pending_clear = true,
             Effect::RulesChanged => {
                 self.apply_rules();

@@ -4,7 +4,7 @@
 //! `parse` turns a line into a `Command` without touching any state (the
 //! fuzz target and the randomized test call it); `handle` executes it.
 
-use crate::options::{definitions, Kind};
+use crate::options::{definitions, Kind, OptionDef, Settings, UCI_EMPTY};
 use crate::session::{checked_line, Reporter, Session};
 use crate::Flow;
 use std::sync::Arc;
@@ -384,39 +384,41 @@ pub fn handle(session: &mut Session, line: &str) -> Flow {
     }
 }
 
+/// The `option name ...` line `uci` prints for `d` (`default`: its value in a new engine).
+pub fn option_line(d: &OptionDef, default: &str) -> String {
+    let name = d.uci;
+    match &d.kind {
+        Kind::Spin { min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        Kind::Check => format!("option name {name} type check default {default}"),
+        Kind::Combo { values } => {
+            let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+            format!(
+                "option name {name} type combo default {default} {}",
+                vars.join(" ")
+            )
+        }
+        Kind::Button => format!("option name {name} type button"),
+        Kind::Text => {
+            let default = if default.is_empty() {
+                UCI_EMPTY
+            } else {
+                default
+            };
+            format!("option name {name} type string default {default}")
+        }
+    }
+}
+
 /// `uci`: the engine's name, its options, `uciok`.
 fn introduce(s: &Session) {
     s.out
         .line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
     s.out.line("id author The Tama developers");
+    let defaults = Settings::default();
     for d in definitions() {
-        let line = match d.kind {
-            Kind::Spin { default, min, max } => format!(
-                "option name {} type spin default {default} min {min} max {max}",
-                d.uci
-            ),
-            Kind::Check { default } => {
-                format!("option name {} type check default {default}", d.uci)
-            }
-            Kind::Combo { default, values } => {
-                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
-                format!(
-                    "option name {} type combo default {default} {}",
-                    d.uci,
-                    vars.join(" ")
-                )
-            }
-            Kind::Button => format!("option name {} type button", d.uci),
-            Kind::Text { default } => {
-                let default = if default.is_empty() {
-                    "<empty>"
-                } else {
-                    default
-                };
-                format!("option name {} type string default {default}", d.uci)
-            }
-        };
-        s.out.line(&line);
+        s.out.line(&option_line(&d, &defaults.value_text(d.opt)));
     }
     s.out.line("uciok");
 }
@@ -476,7 +478,9 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         Command::Stop => s.stop(),
         Command::PonderHit => s.ponder_hit(),
         Command::Quit => return Ok(Flow::Quit),
-        Command::Display => s.out.line(&display(&s.game, s.search_faults())),
+        Command::Display => s
+            .out
+            .line(&display(&s.game, &s.settings, s.search_faults())),
         Command::LegalMoves => s.out.line(&legal_moves_text(&s.game)),
         Command::Eval => {
             let pos = s.game.position();
@@ -530,8 +534,9 @@ pub fn legal_moves_text(game: &Game) -> String {
 }
 
 /// The `d` command: the board, FEN, side to move, rules, legal moves, state,
-/// and how many searches of the session failed (`faults`).
-pub fn display(game: &Game, faults: u64) -> String {
+/// how many searches of the session failed (`faults`), the value of every
+/// option but the buttons, and last the game's state.
+pub fn display(game: &Game, settings: &Settings, faults: u64) -> String {
     let pos = game.position();
     let mut s = String::from("   +-----------------+\n");
     for rank in (0..8u8).rev() {
@@ -577,6 +582,12 @@ pub fn display(game: &Game, faults: u64) -> String {
     s.push_str(&format!(
         "Search faults: {faults} (searches that failed and were answered with the first legal move)\n"
     ));
+    for d in definitions() {
+        if d.kind != Kind::Button {
+            let value = settings.value_text(d.opt);
+            s.push_str(&format!("Option {}: {value}\n", d.uci));
+        }
+    }
     s.push_str(&format!("Game state: {state}"));
     s
 }

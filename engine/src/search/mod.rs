@@ -110,9 +110,9 @@ pub struct SearchOutcome {
 }
 
 /// The protocol's options that shape a search (set between searches).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
-    /// Search threads (Lazy SMP); 1 to 1024.
+    /// Search threads (Lazy SMP); 1 to `Searcher::MAX_THREADS`.
     pub threads: usize,
     /// How many best lines to report (MultiPV).
     pub multipv: usize,
@@ -236,6 +236,11 @@ impl Searcher {
     pub const DEFAULT_HASH_MB: usize = TranspositionTable::DEFAULT_MB;
     /// The largest table the `Hash` option allows.
     pub const MAX_HASH_MB: usize = TranspositionTable::MAX_MB;
+    /// The most search threads. More than the CPUs is allowed (a GUI's
+    /// saved setting may come from a bigger machine, and other UCI engines
+    /// allow as many); beyond this the threads' stacks alone would take
+    /// gigabytes.
+    pub const MAX_THREADS: usize = 256;
 
     /// A searcher with a cleared table of `hash_mb` megabytes and default
     /// options.
@@ -379,7 +384,7 @@ impl Searcher {
         let threads = if self.options.baseline {
             1
         } else {
-            self.options.threads.clamp(1, 1024)
+            self.options.threads.clamp(1, Self::MAX_THREADS)
         };
         let mut max_depth = if forced {
             1

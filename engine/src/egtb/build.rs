@@ -24,8 +24,9 @@
 //!    normal: kings, and men stepping sideways).
 //!
 //! Tables of more than `distance_pieces` pieces keep only win/draw/loss (2
-//! bits an entry); their build treats exits as distance 0, which leaves
-//! the results right and the internal levels meaningless.
+//! bits an entry); their build counts an exit without a distance as the
+//! nearest one of its result (a loss in 0, a win in 1), which leaves the
+//! results right and the internal levels meaningless.
 
 use super::file::{file_name, Encoding, Header, TableStats};
 use super::index::{Placement, TableIndex};
@@ -495,7 +496,13 @@ impl<'a> PairBuild<'a> {
             let Successor::Exit(v) = self.successor(t, &Placement::of(&pos.play(mv))) else {
                 unreachable!("a capture or a crowning leaves the pair");
             };
-            let after = v.plies.unwrap_or(0) + 1;
+            // A table without distances counts its result as its nearest
+            // distance: a loss in 0, a win in 1 (the parity must stay the
+            // result's, or a loss through won exits would read as a win).
+            let after = v.plies.unwrap_or(match v.wdl {
+                Wdl::Win => 1,
+                Wdl::Loss | Wdl::Draw => 0,
+            }) + 1;
             match v.wdl {
                 Wdl::Loss => quickest_win = Some(quickest_win.map_or(after, |w| w.min(after))),
                 Wdl::Win => slowest_loss = slowest_loss.max(after),

@@ -416,3 +416,75 @@ fn a_damaged_table_is_refused() {
     std::fs::write(&path, &good).unwrap();
     assert!(Tablebase::open(dir.path(), rules).is_ok());
 }
+
+/// A table without distances takes its results from exits that have none
+/// either: a crowning leads into a table of the same size, built before it
+/// and holding only win/draw/loss. White's man on a7 can only crown (b7
+/// holds a king that c7 shields from capture; a8 is free, and in Armenian
+/// b8 too, diagonally forward), and two kings against the new one win with
+/// Black to move: White's position is a loss, whether the tables keep
+/// distances or not. (Counting a won exit as "distance 0" once made it a
+/// loss in 1 ply, which is read as a win.)
+#[test]
+fn a_crowning_into_a_lost_position_is_a_loss_without_distances() {
+    for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        let crowning = "W:Wa7:BKb7,Kc7";
+        let pos = Position::from_fen(crowning, rules).unwrap();
+        let after: Vec<Position> = movegen::legal_moves(&pos)
+            .iter()
+            .map(|m| pos.play(m))
+            .collect();
+        let crowned = |p: &Position| p.fen() == "B:WKa8:BKb7,Kc7" || p.fen() == "B:WKb8:BKb7,Kc7";
+        assert!(after.iter().all(crowned), "{crowning}: only crownings");
+        assert_eq!(after.len(), if rules == Rules::ARMENIAN { 2 } else { 1 });
+        let with = TempDir::new(&format!("crown-dtm-{}", rules.index()));
+        let tb = build_quietly(with.path(), rules, 3, 3);
+        let slowest = after
+            .iter()
+            .map(|p| {
+                let v = tb.probe(p).unwrap();
+                assert_eq!(v.wdl, Wdl::Win, "{} ({rules}): {v}", p.fen());
+                v.plies.unwrap()
+            })
+            .max()
+            .unwrap();
+        expect(&tb, crowning, &format!("loss {}", slowest + 1));
+        let without = TempDir::new(&format!("crown-wdl-{}", rules.index()));
+        let tb = build_quietly(without.path(), rules, 3, 2);
+        for p in &after {
+            expect(&tb, &p.fen(), "win -");
+        }
+        expect(&tb, crowning, "loss -");
+    }
+}
+
+/// Every 3-piece result is the same whether the 3-piece tables keep
+/// distances or not (the tables without them take their exits, crownings,
+/// from tables without them too).
+#[test]
+fn results_do_not_depend_on_keeping_distances() {
+    for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        let with = TempDir::new(&format!("wdl-same-dtm-{}", rules.index()));
+        let without = TempDir::new(&format!("wdl-same-wdl-{}", rules.index()));
+        let tb_with = build_quietly(with.path(), rules, 3, 3);
+        let tb_without = build_quietly(without.path(), rules, 3, 2);
+        let mut differ = Vec::new();
+        for sig in Signature::build_order(3) {
+            let index = TableIndex::new(sig);
+            for i in (0..index.len()).filter(|&i| index.positions_of(i) > 0) {
+                let pos = index.placement(i).to_position(rules);
+                let a = tb_with.probe(&pos).unwrap();
+                let b = tb_without.probe(&pos).unwrap();
+                if a.wdl != b.wdl {
+                    differ.push(format!("{} {a} {b}", pos.fen()));
+                }
+            }
+        }
+        assert!(
+            differ.is_empty(),
+            "{rules}: {} differ: {:?}",
+            differ.len(),
+            &differ[..differ.len().min(5)]
+        );
+    }
+}

@@ -25,7 +25,7 @@ pub fn searcher(options: &[Setting]) -> Result<Searcher, String> {
         if options::find(name).is_none() {
             return Err(format!(
                 "{name:?} is neither an engine option (`tama uci`, then `uci`, lists them) \
-                 nor a search switch (engine/src/search/tuning.rs)"
+                 nor a search switch (engine/src/search/params.rs)"
             ));
         }
         match settings.set(name, Some(value))? {

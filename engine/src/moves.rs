@@ -23,6 +23,11 @@ pub struct Move {
 }
 
 impl Move {
+    /// No move: a man or king staying on a1, which no position allows. It
+    /// fills empty killer and principal-variation slots, and stands for an
+    /// illegal answer where one is needed on purpose.
+    pub const NONE: Move = Move::quiet(Square::A1, Square::A1, false);
+
     /// A move without capture.
     pub const fn quiet(from: Square, to: Square, promotes: bool) -> Move {
         Move {

@@ -3,8 +3,8 @@
 //! history table by side, from and to square. Both order the quiet moves of
 //! later nodes (`picker.rs`); both last as long as one search.
 
+use super::params::HISTORY_BONUS_MAX;
 use super::score::MAX_PLY;
-use super::worker::NO_MOVE;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -45,7 +45,7 @@ impl History {
     /// A quiet move cut off at `depth`: it gains, the quiet moves searched
     /// before it (`tried`) lose as much.
     pub fn reward_cutoff(&mut self, pos: &Position, mv: &Move, tried: &[Move], depth: i32) {
-        let bonus = (depth * depth).min(1200);
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         self.update(pos, mv, bonus);
         for q in tried {
             self.update(pos, q, -bonus);
@@ -58,7 +58,7 @@ pub(super) struct Killers([[Move; 2]; MAX_PLY + 2]);
 
 impl Killers {
     pub fn new() -> Killers {
-        Killers([[NO_MOVE; 2]; MAX_PLY + 2])
+        Killers([[Move::NONE; 2]; MAX_PLY + 2])
     }
 
     /// The killers of `ply`, the most recent first.

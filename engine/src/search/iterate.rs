@@ -2,6 +2,7 @@
 //! window around each root line, the root search, the stop checks (nodes,
 //! time, `stop`, ponder hit) and, on the main thread, the reports.
 
+use super::params::{ASPIRATION_DELTA, ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH};
 use super::score::{is_mate, mate_in, Bound, Score, INF, MATE};
 use super::worker::{RootMove, Worker, WorkerResult};
 use super::SearchInfo;
@@ -205,12 +206,13 @@ impl<'a> Worker<'a> {
     /// aspiration window around its last score, widened on each failure.
     fn search_line(&mut self, depth: i32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = 30;
-        let (mut alpha, mut beta) = if depth >= 5 && !self.sh.baseline && !is_mate(prev) {
-            ((prev - delta).max(-INF), (prev + delta).min(INF))
-        } else {
-            (-INF, INF)
-        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH && !self.sh.baseline && !is_mate(prev) {
+                ((prev - delta).max(-INF), (prev + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
         loop {
             let v = self.root_search(depth, alpha, beta, pv_idx);
             self.root_moves[pv_idx..].sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -228,7 +230,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             delta += delta / 2;
-            if delta > 600 {
+            if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INF;
                 beta = INF;
             }

@@ -22,7 +22,8 @@
 //! captures or promotions), reverse futility and late move pruning at low
 //! depth, internal iterative reduction and ProbCut (off by default: its
 //! screening is in docs/testing.md), each a named function in
-//! `node.rs` and switchable in `Tuning` (`tuning.rs`); no null move
+//! `node.rs` and switchable in `Tuning` (`params.rs`, with every other
+//! number the search is tuned by); no null move
 //! (zugzwang is common in draughts). Repetition of a position of the game
 //! (since its last irreversible move) or of the search path is a draw
 //! (`repetition.rs`); no legal move is a loss at that ply. Lazy SMP: every
@@ -36,13 +37,13 @@ mod history;
 mod iterate;
 mod limits;
 mod node;
+mod params;
 mod picker;
 mod repetition;
 pub mod score;
 pub mod sparring;
 mod tablebase;
 pub mod tt;
-mod tuning;
 mod worker;
 
 pub use limits::{Clock, SearchLimits, TimeBudget};
@@ -54,12 +55,12 @@ use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
+pub use params::Tuning;
 use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
-pub use tuning::Tuning;
 use worker::{Shared, Worker, WorkerResult};
 
 /// What the search reports after an iteration (or an aspiration failure), for

@@ -7,6 +7,7 @@
 //! Nothing here allocates: move lists and ordering scores live on the stack
 //! (each search thread has a big one).
 
+use super::params::{LMP_BASE, LMR_MIN_DEPTH};
 use super::picker::{MovePicker, MoveScores, OrderHints};
 use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
 use super::tt::PackedMove;
@@ -17,28 +18,6 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
-
-/// Late move reductions by depth and move number: 0.5 + ln(depth) ln(move)
-/// / (divisor / 100), rounded down (the divisor is a `Tuning` field).
-pub(super) struct LmrTable([[u8; 64]; 64]);
-
-impl LmrTable {
-    pub fn new(divisor: u32) -> LmrTable {
-        let mut lmr = [[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.5 + (d as f64).ln() * (m as f64).ln() * 100.0 / divisor.max(1) as f64;
-                *r = v.max(0.0) as u8;
-            }
-        }
-        LmrTable(lmr)
-    }
-
-    #[inline(always)]
-    fn get(&self, depth: i32, move_number: usize) -> i32 {
-        self.0[depth.min(63) as usize][move_number.min(63)] as i32
-    }
-}
 
 /// Whether the side to move has a quiet move after which the opponent's
 /// only legal move is a capture: the first step of a shot.
@@ -414,7 +393,7 @@ impl<'a> Worker<'a> {
             && !node.capture
             && !mv.promotes
             && node.depth <= self.sh.tuning.lmp_depth
-            && i as i32 >= 3 + node.depth * node.depth
+            && i as i32 >= LMP_BASE + node.depth * node.depth
             && pos.kings(pos.side_to_move()).is_empty()
             && best > -MATE_BOUND
     }
@@ -448,11 +427,11 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether the `i`-th move may be reduced at all (`reduction` says by
-    /// how much): a quiet move from `lmr_min_move` on, from depth 3.
+    /// how much): a quiet move from `lmr_min_move` on, from `LMR_MIN_DEPTH`.
     #[inline(always)]
     fn may_reduce(&self, node: NodeFacts, mv: &Move, i: usize) -> bool {
         !self.full_width
-            && node.depth >= 3
+            && node.depth >= LMR_MIN_DEPTH
             && !node.capture
             && !mv.promotes
             && i >= self.sh.tuning.lmr_min_move
@@ -471,7 +450,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Late move reduction of the `i`-th move (0-based): quiet moves from
-    /// `lmr_min_move` on, from depth 3, by the table; one ply less on the
+    /// `lmr_min_move` on, from `LMR_MIN_DEPTH`, by the table; one ply less on the
     /// principal variation and for a killer; never into the horizon.
     #[inline(always)]
     fn reduction(&self, node: NodeFacts, mv: &Move, i: usize) -> i32 {

@@ -5,7 +5,7 @@
 
 use super::history::{History, Killers};
 use super::limits::TimeBudget;
-use super::node::LmrTable;
+use super::params::LmrTable;
 use super::repetition::Repetitions;
 use super::score::{INF, MAX_PLY};
 use super::tablebase::Probing;
@@ -14,13 +14,9 @@ use super::{SearchControl, SearchInfo, Tuning};
 use crate::eval::Weights;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::square::Square;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::mpsc::Sender;
 use std::time::Instant;
-
-/// A placeholder move (a1 to a1, never legal) for empty killer and PV slots.
-pub(super) const NO_MOVE: Move = Move::quiet(Square::A1, Square::A1, false);
 
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
@@ -110,7 +106,7 @@ impl<'a> Worker<'a> {
             path: Repetitions::new(sh.history),
             killers: Killers::new(),
             history: History::new(),
-            pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             full_width: false,
             extended: [0; MAX_PLY + 2],

@@ -1,7 +1,25 @@
-//! `Tuning`: the switches and margins of the selective search, each
-//! settable by name (`tama uci --set NAME=VALUE`) so that every idea can be
-//! measured in matches, on against off. The defaults are what users get;
-//! the match results behind them are in docs/testing.md ("Search switches").
+//! Every number the search is tuned by, in one place: `Tuning` (the
+//! switches and margins of the selective search, each settable by name,
+//! `tama uci --set NAME=VALUE`, so that every idea can be measured in
+//! matches, on against off), the late move reduction table made from it,
+//! and the fixed constants of the aspiration windows, the reductions and
+//! the history. The defaults are what users get; the match results behind
+//! them are in docs/results.md.
+
+/// Aspiration windows from this iteration depth on.
+pub(super) const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// The first aspiration window's half-width (centi-men); each failure
+/// widens it by half.
+pub(super) const ASPIRATION_DELTA: i32 = 30;
+/// Past this half-width the window is opened fully.
+pub(super) const ASPIRATION_MAX_DELTA: i32 = 600;
+/// Late move reductions from this depth on.
+pub(super) const LMR_MIN_DEPTH: i32 = 3;
+/// Late move pruning: at depth d, quiet moves from number `LMP_BASE + d * d`
+/// (0-based) on are pruned.
+pub(super) const LMP_BASE: i32 = 3;
+/// The largest history bonus of one cutoff (the bonus is depth squared).
+pub(super) const HISTORY_BONUS_MAX: i32 = 1200;
 
 /// Switches and margins of the selective search (see the module comment).
 #[derive(Clone, Debug, PartialEq)]
@@ -146,5 +164,27 @@ impl Tuning {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+/// Late move reductions by depth and move number: 0.5 + ln(depth) ln(move)
+/// / (divisor / 100), rounded down (`Tuning::lmr_divisor`).
+pub(super) struct LmrTable([[u8; 64]; 64]);
+
+impl LmrTable {
+    pub fn new(divisor: u32) -> LmrTable {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.5 + (d as f64).ln() * (m as f64).ln() * 100.0 / divisor.max(1) as f64;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        LmrTable(lmr)
+    }
+
+    #[inline(always)]
+    pub fn get(&self, depth: i32, move_number: usize) -> i32 {
+        self.0[depth.min(63) as usize][move_number.min(63)] as i32
     }
 }

@@ -5,8 +5,8 @@
 
 use crate::options::{definitions, Kind, OptionDef};
 use crate::session::{checked_line, Reporter, Session};
+use crate::text::one_line;
 use crate::Flow;
-use std::sync::Arc;
 use std::time::Duration;
 use tama_engine::notation::hub::{decode_position, move_text, parse_move, tokenize, Line};
 use tama_engine::notation::quote_short;
@@ -309,6 +309,23 @@ impl Reporter for HubReporter {
         ))
     }
 
+    fn error(&self, msg: &str) -> String {
+        format!("error message=\"{}\"", one_line(msg).replace('"', "'"))
+    }
+
+    /// An `info` line with a `message` argument: the Hub grammar has no
+    /// free text line, and GUIs ignore arguments they do not know.
+    fn note(&self, msg: &str) -> String {
+        let msg = one_line(msg).replace('"', "'").replace('=', ":");
+        format!("info message=\"{msg}\"")
+    }
+
+    /// None: Hub GUIs show no free text, and the `info message` of a
+    /// remark would only be noise to them.
+    fn remark(&self, _msg: &str) -> Option<String> {
+        None
+    }
+
     fn best(&self, _root: &Position, o: &SearchOutcome) -> String {
         match o.best_move {
             None => "done".to_string(),
@@ -414,7 +431,7 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
                 return Err("a search is already running; this go is ignored (send stop first, then wait for done)".into());
             }
             let limits = limits_of(&state.level, mode, s.game.position().side_to_move());
-            s.start_search(limits, Arc::new(HubReporter));
+            s.start_search(limits);
         }
         Command::Ping => s.out.line("pong"),
         Command::PonderHit => s.ponder_hit(),

@@ -15,9 +15,10 @@ pub mod session;
 pub mod text;
 pub mod uci;
 
-use session::{Dialect, FaultPolicy, Out, Session};
+use session::{Dialect, FaultPolicy, Out, Reporter, Session};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use tama_engine::notation;
 use tama_engine::search::Tuning;
 use text::{read_line, Line, MAX_LINE_BYTES};
@@ -30,6 +31,14 @@ pub enum Flow {
 }
 
 static QUIET_PANICS: AtomicBool = AtomicBool::new(false);
+
+/// What a session of `dialect` prints through.
+fn reporter(dialect: Dialect) -> Arc<dyn Reporter> {
+    match dialect {
+        Dialect::Uci => Arc::new(uci::UciReporter),
+        Dialect::Hub => Arc::new(hub::HubReporter),
+    }
+}
 
 /// Runs the protocol loop on `input` until `quit` or end of input.
 /// `dialect`: `None` lets the first line choose. Returns the exit status (0).
@@ -44,17 +53,18 @@ pub fn run<R: BufRead>(
     let out = Out::new(output);
     let policy = FaultPolicy::from_env();
     let new_session = |d| {
-        Session::new(d, out.clone())
+        let s = Session::new(reporter(d), out.clone())
             .with_tuning(tuning.clone())
-            .with_fault_policy(policy.clone())
+            .with_fault_policy(policy.clone());
+        (d, s)
     };
-    let mut session: Option<Session> = dialect.map(new_session);
+    let mut session: Option<(Dialect, Session)> = dialect.map(new_session);
     let mut hub_state = hub::HubState::default();
     loop {
         let line = match read_line(&mut input, MAX_LINE_BYTES) {
             Ok(Some(Line::Text(t))) => t,
             Ok(Some(Line::TooLong(n))) => {
-                let s = session.get_or_insert_with(|| new_session(Dialect::Uci));
+                let (_, s) = session.get_or_insert_with(|| new_session(Dialect::Uci));
                 s.error(&format!(
                     "line of {n} bytes is too long (at most {MAX_LINE_BYTES}); ignored"
                 ));
@@ -73,11 +83,11 @@ pub fn run<R: BufRead>(
             };
             session = Some(new_session(d));
         }
-        let s = session.as_mut().expect("chosen above");
-        if s.dialect == Dialect::Hub {
+        let (dialect, s) = session.as_mut().expect("chosen above");
+        if *dialect == Dialect::Hub {
             QUIET_PANICS.store(true, Ordering::Relaxed);
         }
-        let flow = match s.dialect {
+        let flow = match dialect {
             Dialect::Uci => uci::handle(s, &line),
             Dialect::Hub => hub::handle(s, &mut hub_state, &line),
         };
@@ -85,7 +95,7 @@ pub fn run<R: BufRead>(
             break;
         }
     }
-    if let Some(s) = session.as_mut() {
+    if let Some((_, s)) = session.as_mut() {
         s.finish();
     }
     0

@@ -186,7 +186,8 @@ pub struct Settings {
     pub egtb_pieces: u32,
     /// What a draw costs the engine's side, centi-men.
     pub contempt: i32,
-    /// The GUI analyses (UCI_AnalyseMode): contempt is off.
+    /// The GUI analyses (UCI_AnalyseMode): every search is an analysis
+    /// (`SearchLimits::analysis`).
     pub analyse_mode: bool,
 }
 
@@ -321,7 +322,7 @@ impl Settings {
             baseline: self.baseline,
             style: self.style,
             egtb_pieces: self.egtb_pieces,
-            contempt: if self.analyse_mode { 0 } else { self.contempt },
+            contempt: self.contempt,
         };
     }
 

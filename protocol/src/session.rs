@@ -10,7 +10,6 @@
 
 use crate::memory::MemoryLimits;
 use crate::options::{cpu_count, read_weights, Effect, Settings, BUILTIN_EVAL};
-use crate::text::one_line;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -91,10 +90,22 @@ fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, String> {
         .map_err(|e| format!("EGTBPath: {e}"))
 }
 
-/// Formats search output for one dialect (`info` lines and the final answer).
+/// Everything a session prints that differs between the dialects: search
+/// output, errors and notices. The session itself never asks which dialect
+/// it speaks.
 pub trait Reporter: Send + Sync + 'static {
+    /// An `info` line of a running search (`None`: the dialect shows none).
     fn info(&self, root: &Position, info: &SearchInfo) -> Option<String>;
+    /// The final answer of a search.
     fn best(&self, root: &Position, outcome: &SearchOutcome) -> String;
+    /// An error, on one line.
+    fn error(&self, msg: &str) -> String;
+    /// A notice every dialect shows (the table was capped, more threads
+    /// than CPUs).
+    fn note(&self, msg: &str) -> String;
+    /// A remark for a dialect that has free text (what was loaded, why the
+    /// game was reset); `None` where it would be noise.
+    fn remark(&self, msg: &str) -> Option<String>;
 }
 
 /// The moves of `pv` that are legal one after the other from `root`, each
@@ -110,16 +121,6 @@ pub fn checked_line(root: &Position, pv: &[Move]) -> Vec<(Position, Move)> {
         pos = pos.play(m);
     }
     out
-}
-
-/// The one-line error of a dialect: `info string error: ...` (UCI),
-/// `error message="..."` (Hub).
-pub fn error_line(dialect: Dialect, msg: &str) -> String {
-    let msg = one_line(msg);
-    match dialect {
-        Dialect::Uci => format!("info string error: {msg}"),
-        Dialect::Hub => format!("error message=\"{}\"", msg.replace('"', "'")),
-    }
 }
 
 /// A deliberately broken search, for the tests that check a failing search
@@ -166,7 +167,8 @@ impl FaultPolicy {
 pub const STRICT_FAULT_STATUS: i32 = 3;
 
 pub struct Session {
-    pub dialect: Dialect,
+    /// Everything printed that differs between the dialects.
+    reporter: Arc<dyn Reporter>,
     pub settings: Settings,
     pub game: Game,
     pub out: Out,
@@ -191,10 +193,11 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(dialect: Dialect, out: Out) -> Session {
+    /// A session printing through `reporter` (its dialect's) to `out`.
+    pub fn new(reporter: Arc<dyn Reporter>, out: Out) -> Session {
         let settings = Settings::default();
         Session {
-            dialect,
+            reporter,
             game: Game::new(Position::startpos(settings.rules)),
             searcher_hash_mb: settings.hash_mb,
             settings,
@@ -229,22 +232,20 @@ impl Session {
         self.faults.load(Ordering::Relaxed)
     }
 
-    /// Prints one error line in the session's dialect.
+    /// Prints one error line.
     pub fn error(&self, msg: &str) {
-        self.out.line(&error_line(self.dialect, msg));
+        self.out.line(&self.reporter.error(msg));
     }
 
-    /// Prints a notice that is not an error: `info string <msg>` in UCI;
-    /// in Hub an `info` line with a `message` argument (the Hub grammar has
-    /// no free text line, and GUIs ignore arguments they do not know).
+    /// Prints a notice that is not an error.
     pub fn note(&self, msg: &str) {
-        let msg = one_line(msg);
-        match self.dialect {
-            Dialect::Uci => self.out.line(&format!("info string {msg}")),
-            Dialect::Hub => self.out.line(&format!(
-                "info message=\"{}\"",
-                msg.replace('"', "'").replace('=', ":")
-            )),
+        self.out.line(&self.reporter.note(msg));
+    }
+
+    /// Prints a remark, in a dialect that has free text.
+    fn remark(&self, msg: &str) {
+        if let Some(line) = self.reporter.remark(msg) {
+            self.out.line(&line);
         }
     }
 
@@ -302,13 +303,11 @@ impl Session {
         }
         let set = read_weights(value)
             .map_err(|e| format!("EvalFile {value}: {e}; the weights in use are kept"))?;
-        if self.dialect == Dialect::Uci {
-            self.out.line(&format!(
-                "info string EvalFile: {} {} weights loaded from {value}",
-                set.variant,
-                set.model().name()
-            ));
-        }
+        self.remark(&format!(
+            "EvalFile: {} {} weights loaded from {value}",
+            set.variant,
+            set.model().name()
+        ));
         let mut weights = self.weights.clone();
         weights.replace(set);
         Ok(weights)
@@ -329,11 +328,11 @@ impl Session {
         }
     }
 
-    /// Says which databases are in use (UCI only: Hub has no free text).
+    /// Says which databases are in use.
     fn report_tables(&self) {
-        if let (Some(tb), Dialect::Uci) = (&self.tablebase, self.dialect) {
-            self.out.line(&format!(
-                "info string EGTB: {} tables, complete up to {} pieces ({})",
+        if let Some(tb) = &self.tablebase {
+            self.remark(&format!(
+                "EGTB: {} tables, complete up to {} pieces ({})",
                 tb.headers().len(),
                 tb.complete_pieces(),
                 tb.rules()
@@ -356,11 +355,9 @@ impl Session {
             replay = replay.play(m);
             if game.play_text(&text).is_err() {
                 game = Game::new(Position::startpos(rules));
-                if self.dialect == Dialect::Uci {
-                    self.out.line(&format!(
-                        "info string the moves of the current game are not legal under {rules}; position reset to the start position"
-                    ));
-                }
+                self.remark(&format!(
+                    "the moves of the current game are not legal under {rules}; position reset to the start position"
+                ));
                 break;
             }
         }
@@ -446,14 +443,15 @@ impl Session {
 
     /// Starts a search of the current position on the worker thread. The
     /// caller has checked that no search is running. When the game is over
-    /// the answer (`reporter.best` with no move) is printed at once.
-    pub fn start_search(&mut self, limits: SearchLimits, reporter: Arc<dyn Reporter>) {
+    /// the answer (`Reporter::best` with no move) is printed at once.
+    pub fn start_search(&mut self, limits: SearchLimits) {
         let root = *self.game.position();
         let status = self.game.status();
         if status != GameStatus::Ongoing {
-            self.answer_game_over(status, &root, reporter.as_ref());
+            self.answer_game_over(status, &root);
             return;
         }
+        let reporter = Arc::clone(&self.reporter);
         let searcher = self.ready_searcher();
         let job = SearchJob {
             root,
@@ -463,7 +461,6 @@ impl Session {
             out: self.out.clone(),
             reporter: Arc::clone(&reporter),
             hash_mb: self.searcher_hash_mb,
-            dialect: self.dialect,
             faults: Arc::clone(&self.faults),
             policy: self.policy.clone(),
         };
@@ -493,22 +490,20 @@ impl Session {
         }
     }
 
-    /// The answer to `go` when the game is over: no move (and, in UCI,
-    /// why).
-    fn answer_game_over(&self, status: GameStatus, root: &Position, reporter: &dyn Reporter) {
-        if self.dialect == Dialect::Uci {
-            let why = match status {
-                GameStatus::Won(c) => format!(
-                    "{} to move has no legal move: {} has won",
-                    c.opponent().name(),
-                    c.name()
-                ),
-                _ => "draw by threefold repetition".to_string(),
-            };
-            self.out.line(&format!("info string game over: {why}"));
-        }
+    /// The answer to `go` when the game is over: no move, after a remark
+    /// on why.
+    fn answer_game_over(&self, status: GameStatus, root: &Position) {
+        let why = match status {
+            GameStatus::Won(c) => format!(
+                "{} to move has no legal move: {} has won",
+                c.opponent().name(),
+                c.name()
+            ),
+            _ => "draw by threefold repetition".to_string(),
+        };
+        self.remark(&format!("game over: {why}"));
         self.out
-            .line(&reporter.best(root, &SearchOutcome::default()));
+            .line(&self.reporter.best(root, &SearchOutcome::default()));
     }
 
     /// The searcher, its table sized and cleared as the options ask, set up
@@ -562,7 +557,6 @@ struct SearchJob {
     reporter: Arc<dyn Reporter>,
     /// For a fresh searcher, should the search panic.
     hash_mb: usize,
-    dialect: Dialect,
     faults: Arc<AtomicU64>,
     policy: FaultPolicy,
 }
@@ -605,7 +599,7 @@ impl SearchJob {
             }
         };
         if inject == Some(InjectedFault::Illegal) {
-            outcome.best_move = Some(not_a_move());
+            outcome.best_move = Some(Move::NONE);
         }
         // An infinite or ponder search answers only when told to.
         let control = &self.control;
@@ -622,16 +616,12 @@ impl SearchJob {
                 format!("the first legal move, {}", root.move_text(&m))
             });
             if self.policy.strict {
-                out.line(&error_line(
-                    self.dialect,
-                    &format!("{why}; strict mode (TAMA_STRICT): exiting with status {STRICT_FAULT_STATUS}"),
-                ));
+                out.line(&reporter.error(&format!(
+                    "{why}; strict mode (TAMA_STRICT): exiting with status {STRICT_FAULT_STATUS}"
+                )));
                 std::process::exit(STRICT_FAULT_STATUS);
             }
-            out.line(&error_line(
-                self.dialect,
-                &format!("{why}; playing {answer}"),
-            ));
+            out.line(&reporter.error(&format!("{why}; playing {answer}")));
         }
         out.finish(&reporter.best(&root, &outcome));
         searcher
@@ -645,13 +635,6 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".to_string())
-}
-
-/// A move no position allows (a man moving onto its own square): what the
-/// injected `illegal` fault answers.
-fn not_a_move() -> Move {
-    let a1 = tama_engine::Square::from_coords(0, 0).expect("a1 is on the board");
-    Move::quiet(a1, a1, false)
 }
 
 /// Checks the reported moves: an illegal (or missing) best move is replaced

@@ -6,8 +6,8 @@
 
 use crate::options::{definitions, Kind, OptionDef, Settings, UCI_EMPTY};
 use crate::session::{checked_line, Reporter, Session};
+use crate::text::one_line;
 use crate::Flow;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tama_engine::movegen::{capture_routes, legal_moves};
 use tama_engine::notation::quote_short;
@@ -282,7 +282,8 @@ pub fn build_game(
     Ok(game)
 }
 
-fn limits_of(game: &Game, a: &GoArgs) -> Result<SearchLimits, String> {
+/// The limits of `go` with `a` in `game`; `analysis` is `UCI_AnalyseMode`.
+fn limits_of(game: &Game, a: &GoArgs, analysis: bool) -> Result<SearchLimits, String> {
     // Negative times count as 0; absurd ones are cut to a year, so that no
     // deadline computed from them can overflow.
     let ms = |v: i64| Duration::from_millis(v.clamp(0, MAX_TIME_MS) as u64);
@@ -293,6 +294,7 @@ fn limits_of(game: &Game, a: &GoArgs) -> Result<SearchLimits, String> {
         mate: a.mate.map(|n| n.min(MAX_DEPTH / 2)),
         infinite: a.infinite,
         ponder: a.ponder,
+        analysis,
         ..SearchLimits::default()
     };
     limits.clock.time[Color::White as usize] = a.wtime.map(ms);
@@ -350,6 +352,18 @@ impl Reporter for UciReporter {
             }
         }
         Some(s)
+    }
+
+    fn error(&self, msg: &str) -> String {
+        format!("info string error: {}", one_line(msg))
+    }
+
+    fn note(&self, msg: &str) -> String {
+        format!("info string {}", one_line(msg))
+    }
+
+    fn remark(&self, msg: &str) -> Option<String> {
+        Some(self.note(msg))
     }
 
     fn best(&self, root: &Position, o: &SearchOutcome) -> String {
@@ -471,8 +485,8 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
             if s.is_searching() {
                 return Err("a search is already running; this go is ignored (send stop first, then wait for bestmove)".into());
             }
-            let limits = limits_of(&s.game, &args)?;
-            s.start_search(limits, Arc::new(UciReporter));
+            let limits = limits_of(&s.game, &args, s.settings.analyse_mode)?;
+            s.start_search(limits);
         }
         Command::Perft(depth) => perft(s, depth),
         Command::Stop => s.stop(),

@@ -4,8 +4,8 @@
 
 use crate::cli::{EgtbAuditArgs, EgtbStartsArgs};
 use std::collections::HashSet;
-use tama::tournament::pdn::{read_pdn, Outcome, PdnGame};
 use tama_engine::egtb::{Tablebase, Value, Wdl};
+use tama_engine::notation::pdn::{read_pdn, Outcome, PdnGame};
 use tama_engine::search::{Score, SearchControl, SearchLimits, Searcher};
 use tama_engine::{movegen, Color, Game, Position};
 

@@ -7,7 +7,7 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use tama::tournament::pdn::{read_pdn, PdnGame};
+use tama_engine::notation::pdn::{read_pdn, PdnGame};
 use tama_engine::{Game, GameStatus, Rules};
 
 const TAMA: &str = env!("CARGO_BIN_EXE_tama");

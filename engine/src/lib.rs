@@ -8,7 +8,10 @@
 //! - `movegen`: the legal moves (compulsory maximum capture); `perft`
 //!   counts them;
 //! - `game`: a game with its history (threefold repetition);
-//! - `notation`: every text form: algebraic moves, FEN, the Hub notation;
+//! - `notation`: every text form: algebraic moves, FEN, the Hub notation,
+//!   PDN games;
+//! - `openings`: the opening suites (built in, generated, or read from FEN
+//!   and PDN text);
 //! - `eval`: the static evaluation, its weights per variant;
 //!   `training`: self-play data and the fitting of those weights;
 //!   `search`: the search, its scores and
@@ -26,6 +29,7 @@ pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 pub mod position;
 pub mod rng;

@@ -10,7 +10,7 @@
 //! writing), and goes on from the next game. Ctrl-C stops the games in
 //! progress; every game finished before them is written (exit status 130).
 
-use crate::tournament::{openings, signal};
+use crate::tournament::signal;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use tama_engine::eval::{VariantWeights, Weights};
+use tama_engine::openings;
 use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
 use tama_engine::training::record::{self, DataHeader, GameRecord};

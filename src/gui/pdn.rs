@@ -4,8 +4,8 @@
 //! answers PDN text. Every move is replayed through the rules core; an
 //! illegal one is an error naming it.
 
-use crate::tournament::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
 use serde_json::{json, Value};
+use tama_engine::notation::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
 use tama_engine::rules::parse_bool;
 use tama_engine::{Position, Rules};
 

@@ -2,7 +2,7 @@
 //! drawn (`-resign`, `-draw`), when nothing irreversible happens any more
 //! (`-noprogress`), or when it is too long (`-maxmoves`). All off by default.
 
-use super::pdn::Outcome;
+use tama_engine::notation::pdn::Outcome;
 use tama_engine::{Move, Position};
 
 #[derive(Clone, Copy, Debug, PartialEq)]

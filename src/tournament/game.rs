@@ -9,10 +9,10 @@
 use super::adjudication::Adjudicator;
 use super::clock::{go_limits, Clock, Spent};
 use super::config::{Config, EngineSpec};
-use super::openings::Opening;
-use super::pdn::Outcome;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use tama_engine::notation::pdn::Outcome;
+use tama_engine::openings::Opening;
 use tama_engine::{Color, Game, GameStatus, Move, Position};
 use tama_protocol::client::{Engine, Fault, Timeouts};
 

@@ -2,12 +2,12 @@
 //! rules core (docs/match.md has every flag).
 //!
 //! - `args`: the command line; `config`: what it describes;
-//! - `schedule`: pairings, rounds, colours and openings of every game;
+//! - `schedule`: pairings, rounds, colours and openings of every game (the
+//!   opening suites and PDN are the engine's: `tama_engine::openings`,
+//!   `tama_engine::notation::pdn`);
 //! - `run`: the worker threads and the counting of finished games;
 //! - `game`: one game (engine processes, referee); `clock`: time controls
 //!   and clocks; `adjudication`: ending games early;
-//! - `openings`: opening files and the built-in balanced set;
-//! - `pdn`: PDN writer and reader;
 //! - `shard`: `-shard K/N` and what a merge of shards checks;
 //! - `elo`: Elo, error bar, LOS; `pentanomial`: paired-game counts;
 //!   `sprt`: the sequential probability ratio test;
@@ -35,8 +35,6 @@ pub mod clock;
 pub mod config;
 pub mod elo;
 pub mod game;
-pub mod openings;
-pub mod pdn;
 pub mod pentanomial;
 pub mod report;
 pub mod results;
@@ -47,7 +45,7 @@ pub mod signal;
 pub mod sprt;
 
 use args::Command;
-use openings::load_openings;
+use schedule::load_openings;
 
 /// Entry point of `tama match ARGS...`; returns the exit status.
 pub fn main(args: &[String]) -> i32 {
@@ -66,7 +64,7 @@ pub fn main(args: &[String]) -> i32 {
             outln!("{}", args::help());
             0
         }
-        Ok(Command::DumpOpenings(c)) => match load_openings(&c) {
+        Ok(Command::DumpOpenings(c)) => match load_openings(&c.openings, c.rules, c.seed) {
             Ok(list) => {
                 for o in list {
                     match (o.moves.is_empty(), o.score) {

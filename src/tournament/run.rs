@@ -7,11 +7,9 @@
 use super::config::{Config, EngineSpec};
 use super::elo::fmt_elo;
 use super::game;
-use super::openings::{load_openings, Opening};
-use super::pdn::{today, GameRecord};
 use super::report::{generic_reason, Summary};
 use super::results::GameEntry;
-use super::schedule::{pairings, schedule, Job, PairKey};
+use super::schedule::{load_openings, pairings, schedule, Job, PairKey};
 use super::shard::ScheduleId;
 use super::signal;
 use super::sprt::SprtDecision;
@@ -23,6 +21,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use tama_engine::notation::pdn::{today, GameRecord};
+use tama_engine::openings::Opening;
 use tama_engine::Color;
 
 /// What the workers send back.
@@ -141,7 +141,7 @@ fn prepare(config: &Config) -> Result<(Vec<Opening>, Option<File>), String> {
     for e in &config.engines {
         check_command(e)?;
     }
-    let openings = load_openings(config)?;
+    let openings = load_openings(&config.openings, config.rules, config.seed)?;
     if let Some(p) = &config.results {
         check_writable(p)?;
     }

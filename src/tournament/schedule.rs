@@ -6,9 +6,34 @@
 //! the same opening with colours reversed; without it colours alternate and
 //! every game takes the next opening. Openings are used in order (from
 //! `start=`), and wrap around; `order=random` shuffles the list beforehand
-//! (see `openings::load_openings`), not the schedule.
+//! (see `load_openings`), not the schedule.
 
-use super::config::{Config, Tournament};
+use super::config::{Config, OpeningsSpec, Order, Tournament};
+use tama_engine::openings::{builtin, generate, load, Opening};
+use tama_engine::rng::Rng;
+use tama_engine::Rules;
+
+/// Loads the openings `spec` asks for, under `rules`, in playing order
+/// (`order=random` shuffles them with `seed`).
+pub fn load_openings(spec: &OpeningsSpec, rules: Rules, seed: u64) -> Result<Vec<Opening>, String> {
+    let mut list = match &spec.file {
+        None if spec.generate => generate(rules),
+        None => builtin(rules)?,
+        Some(path) => {
+            let text = std::fs::read(path)
+                .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+            let text = String::from_utf8_lossy(&text);
+            load(&text, &spec.format, rules)?
+        }
+    };
+    if list.is_empty() {
+        return Err("no openings to play".into());
+    }
+    if spec.order == Order::Random {
+        Rng::new(seed).shuffle(&mut list);
+    }
+    Ok(list)
+}
 
 /// The two games of an opening pair share this key: the pairing's engines
 /// (in the order of the pairing), the round (0-based) and the pair's slot in

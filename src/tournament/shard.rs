@@ -14,9 +14,9 @@
 //! shards merge only with shards of the same schedule.
 
 use super::config::Config;
-use super::openings::Opening;
 use super::schedule::Job;
 use serde::{Deserialize, Serialize};
+use tama_engine::openings::Opening;
 
 /// `-shard K/N`: part `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,9 @@
 //!   messages), written and read by `Position::move_text` / `parse_move`;
 //! - `fen`: positions as `W:Wa2,b2,Kd4:Ba7,Kh8`;
 //! - `hub`: Scan's Hub protocol: numbered squares, moves `20x50x28`,
-//!   65-character positions and `name=value` lines.
+//!   65-character positions and `name=value` lines;
+//! - `pdn`: games in Portable Draughts Notation, written and read back
+//!   (every move replayed through the rules).
 //!
 //! Reading never panics, whatever the text; a refusal says what was wrong
 //! in one line, quoting the input cut to a readable length (`shorten`).
@@ -14,6 +16,7 @@
 pub mod algebraic;
 pub mod fen;
 pub mod hub;
+pub mod pdn;
 
 pub use algebraic::MoveError;
 pub use fen::FenError;

@@ -14,17 +14,22 @@
 //! expects a number rejects the game instead of misreading it. The Variant tag
 //! (`armenian` / `turkish`) says the same for this reader, which accepts both.
 
+use crate::{Color, Move, Position, Rules, Variant};
 use std::fmt::Write as _;
-use tama_engine::{Color, Move, Position, Rules, Variant};
 
+/// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// White won.
     WhiteWins,
+    /// Black won.
     BlackWins,
+    /// Drawn.
     Draw,
 }
 
 impl Outcome {
+    /// The PDN result token: `2-0`, `0-2` or `1-1`.
     pub fn pdn(self) -> &'static str {
         match self {
             Outcome::WhiteWins => "2-0",
@@ -33,6 +38,7 @@ impl Outcome {
         }
     }
 
+    /// The win of colour `c`.
     pub fn win_for(c: Color) -> Outcome {
         match c {
             Color::White => Outcome::WhiteWins,
@@ -49,6 +55,7 @@ impl Outcome {
         }
     }
 
+    /// Reads a result token (also the chess forms `1-0`, `0-1`, `1/2-1/2`).
     pub fn parse(text: &str) -> Option<Outcome> {
         match text {
             "2-0" | "1-0" => Some(Outcome::WhiteWins),
@@ -62,18 +69,27 @@ impl Outcome {
 /// A finished game as the runner records it.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
+    /// The Event tag.
     pub event: String,
+    /// The Date tag, `YYYY.MM.DD` (see `today`).
     pub date: String,
+    /// The Round tag (`3.2`: round 3, its second game).
     pub round: String,
+    /// White's name.
     pub white: String,
+    /// Black's name.
     pub black: String,
+    /// The result.
     pub outcome: Outcome,
+    /// The Termination tag: how the game ended, in words.
     pub termination: String,
     /// The position the game started from (after the opening moves).
     pub start: Position,
     /// The opening moves, as text, that led to `start`.
     pub opening: String,
+    /// The game's moves from `start`.
     pub moves: Vec<Move>,
+    /// The TimeControl tag.
     pub time_control: String,
 }
 
@@ -102,6 +118,7 @@ pub fn write_start_tags(s: &mut String, start: &Position) {
     write_tag(s, "FEN", &start.fen());
 }
 
+/// The GameType tag of a rule set (see the module comment).
 pub fn game_type(rules: Rules) -> &'static str {
     match rules.variant {
         Variant::Turkish => "30",
@@ -144,6 +161,7 @@ pub fn movetext(start: &Position, moves: &[Move], result: &str) -> String {
 }
 
 impl GameRecord {
+    /// The game as PDN: tags, a blank line, the movetext, a blank line.
     pub fn to_pdn(&self) -> String {
         let mut s = String::new();
         for (k, v) in [
@@ -194,14 +212,18 @@ pub fn today() -> String {
 /// A game read back from PDN, replayed legally.
 #[derive(Clone, Debug)]
 pub struct PdnGame {
+    /// The tags, name and value, in file order.
     pub tags: Vec<(String, String)>,
+    /// The start position (the FEN tag, or the rules' start position).
     pub start: Position,
+    /// The moves, each legal where it was played.
     pub moves: Vec<Move>,
     /// The result token at the end of the movetext (`2-0`, `1-1`, `0-2`, `*`).
     pub result: Option<String>,
 }
 
 impl PdnGame {
+    /// The value of tag `name` (case-insensitive), if the game has it.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -234,9 +256,7 @@ fn rules_from_tags(tags: &[(String, String)], default: Rules) -> Result<Rules, S
             }
             "variant" => rules.variant = v.parse()?,
             "captureremoval" => rules.capture_removal = v.parse()?,
-            "midcapturepromotion" => {
-                rules.mid_capture_promotion = tama_engine::rules::parse_bool(v)?
-            }
+            "midcapturepromotion" => rules.mid_capture_promotion = crate::rules::parse_bool(v)?,
             _ => {}
         }
     }
@@ -383,7 +403,7 @@ mod tests {
         let mut moves = Vec::new();
         // A few plies of a game, taking the first legal move each time.
         for _ in 0..30 {
-            let list = tama_engine::movegen::legal_moves(&pos);
+            let list = crate::movegen::legal_moves(&pos);
             let Some(m) = list.last().copied() else { break };
             moves.push(m);
             pos = pos.play(&m);

@@ -35,16 +35,21 @@
 //! openings file. `tama match -openings builtin` uses it (also the
 //! default); `order=random` shuffles it with `-seed`.
 
-use super::config::{Config, Order};
-use super::pdn::read_pdn;
-use tama_engine::rng::Rng;
-use tama_engine::{movegen, Color, Move, Position, Rules, Variant};
+use crate::notation::pdn::read_pdn;
+use crate::rng::Rng;
+use crate::{movegen, Color, Move, Position, Rules, Variant};
 
+/// `generate` stops after the first level with more positions than this.
 pub const LEVEL_CAP: usize = 4000;
+/// The plies of `generate`'s own shallow search.
 pub const SEARCH_DEPTH: u32 = 2;
+/// `generate` keeps candidates its search rates within this many centi-men.
 pub const BALANCE_CP: i32 = 25;
+/// The most candidates `generate` returns.
 pub const SET_SIZE: usize = 300;
+/// How many quiet positions `generate` rates (an even sample).
 pub const SAMPLE: usize = 1200;
+/// The seed of the fixed shuffle of the candidates.
 pub const SET_SHUFFLE_SEED: u64 = 0x7A3A;
 /// The suite keeps candidates the engine's depth-14 search rates within
 /// this many centi-men of equal.
@@ -61,7 +66,9 @@ const TURKISH_SUITE: &str = include_str!("../../data/openings/turkish.txt");
 pub struct Opening {
     /// The opening's own start (the start position for the built-in set).
     pub start: Position,
+    /// Where the game starts: `start` after `moves`.
     pub position: Position,
+    /// The opening's moves, as text separated by spaces.
     pub moves: String,
     /// The score a search gave the position when the suite was made (the
     /// third field of a suite line), if the file has one.
@@ -72,14 +79,16 @@ pub struct Opening {
 /// search that gave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SuiteScore {
+    /// Centi-men, White's view.
     pub cp: i32,
+    /// The depth of the search.
     pub depth: u32,
 }
 
 fn piece_count(pos: &Position, color: Color) -> (i32, i32) {
     let mut men = 0;
     let mut kings = 0;
-    for sq in tama_engine::Square::all() {
+    for sq in crate::Square::all() {
         if let Some(p) = pos.piece_at(sq) {
             if p.color == color {
                 if p.king {
@@ -290,27 +299,6 @@ fn suite_score(field: &str) -> Option<SuiteScore> {
     w.next().is_none().then_some(SuiteScore { cp, depth })
 }
 
-/// Loads the openings the configuration asks for, in playing order.
-pub fn load_openings(c: &Config) -> Result<Vec<Opening>, String> {
-    let mut list = match &c.openings.file {
-        None if c.openings.generate => generate(c.rules),
-        None => builtin(c.rules)?,
-        Some(path) => {
-            let text = std::fs::read(path)
-                .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
-            let text = String::from_utf8_lossy(&text);
-            load(&text, &c.openings.format, c.rules)?
-        }
-    };
-    if list.is_empty() {
-        return Err("no openings to play".into());
-    }
-    if c.openings.order == Order::Random {
-        Rng::new(c.seed).shuffle(&mut list);
-    }
-    Ok(list)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,12 +393,12 @@ mod tests {
     /// unturned). Ignored (about a minute at depth 14); it also fails after
     /// any change of the search (the bench signature), where the suite is
     /// meant to stay as it is: run it after remaking the suite.
-    /// `cargo test --release --lib openings -- --ignored`
+    /// `cargo test --release -p tama-engine --lib openings -- --ignored`
     #[test]
     #[ignore]
     fn stored_scores_are_the_engines_at_their_depth() {
-        use tama_engine::search::{SearchControl, SearchLimits, Searcher};
-        use tama_engine::Game;
+        use crate::search::{SearchControl, SearchLimits, Searcher};
+        use crate::Game;
         for rules in [Rules::ARMENIAN, Rules::TURKISH] {
             for o in builtin(rules).unwrap().iter().step_by(25) {
                 let stored = o.score.unwrap();
@@ -427,7 +415,7 @@ mod tests {
                 };
                 let out =
                     Searcher::new(64).search(&game, &limits, &SearchControl::new(), &mut |_| {});
-                let Some(tama_engine::search::Score::Cp(cp)) = out.score else {
+                let Some(crate::search::Score::Cp(cp)) = out.score else {
                     panic!("{}: {:?}", o.moves, out.score)
                 };
                 let white = if pos.side_to_move() == Color::White {

@@ -63,6 +63,8 @@ pub enum Command {
 pub enum EgtbCommand {
     /// Solve every signature of up to N pieces (missing files only)
     Build(EgtbBuildArgs),
+    /// The build as jobs (one a pair) by dependency level, for a job system
+    Jobs(EgtbJobsArgs),
     /// The value of one position; last line `win N`, `draw` or `loss N`
     Probe(EgtbProbeArgs),
     /// Per signature: positions, wins, draws, losses, longest win, bytes
@@ -97,6 +99,20 @@ pub struct EgtbBuildArgs {
     /// Print what would be built (positions, bytes, memory) and stop
     #[arg(long)]
     pub plan: bool,
+    /// Build only this job's pair (`tama egtb jobs`), its inputs in --dir
+    #[arg(long, value_name = "PAIR", conflicts_with = "plan")]
+    pub job: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbJobsArgs {
+    /// Pieces on the board, 2 to 6
+    #[arg(long, value_name = "N", value_parser = egtb_pieces,
+          default_value_t = tama_engine::egtb::BuildOptions::DEFAULT_PIECES)]
+    pub pieces: u32,
+    /// Print only the names of this level's jobs, one a line
+    #[arg(long, value_name = "L")]
+    pub level: Option<u32>,
 }
 
 #[derive(Args, Debug)]

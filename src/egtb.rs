@@ -2,12 +2,14 @@
 //! The databases themselves are the engine's (`tama_engine::egtb`); this
 //! module only opens them, reports on them, and words the errors.
 
-use crate::cli::{EgtbBuildArgs, EgtbCommand, EgtbPlace, EgtbProbeArgs, EgtbStatsArgs};
+use crate::cli::{
+    EgtbBuildArgs, EgtbCommand, EgtbJobsArgs, EgtbPlace, EgtbProbeArgs, EgtbStatsArgs,
+};
 use std::io::Write;
 use std::time::Instant;
 use tama_engine::egtb::{
-    build, BuildOptions, Encoding, Placement, Progress, Signature, TableIndex, Tablebase,
-    BUILD_BYTES_PER_ENTRY, HEADER_LEN,
+    build, build_job, find_job, jobs, BuildOptions, Encoding, Placement, Progress, Signature,
+    TableIndex, Tablebase, BUILD_BYTES_PER_ENTRY, HEADER_LEN,
 };
 use tama_engine::Position;
 
@@ -16,6 +18,7 @@ pub fn run(command: &EgtbCommand) -> Result<(), String> {
     match command {
         EgtbCommand::Build(a) if a.plan => plan_command(a),
         EgtbCommand::Build(a) => build_command(a),
+        EgtbCommand::Jobs(a) => jobs_command(a),
         EgtbCommand::Probe(a) => probe_command(a),
         EgtbCommand::Stats(a) => stats_command(a),
         EgtbCommand::Audit(a) => crate::egtb_games::audit_command(a),
@@ -78,10 +81,20 @@ fn build_command(a: &EgtbBuildArgs) -> Result<(), String> {
             }
         }
     };
-    build(&a.place.dir, &opts, &mut report).map_err(|e| e.to_string())?;
+    let pieces = match &a.job {
+        Some(name) => {
+            let job = find_job(name)?;
+            build_job(&a.place.dir, &opts, &job, &mut report).map_err(|e| e.to_string())?;
+            job.signatures[0].pieces()
+        }
+        None => {
+            build(&a.place.dir, &opts, &mut report).map_err(|e| e.to_string())?;
+            a.pieces
+        }
+    };
     println!(
         "built {built} tables ({entries} entries, {bytes} bytes), kept {kept}, up to {} pieces in {} ({}), {:.1} s",
-        a.pieces,
+        pieces,
         a.place.dir.display(),
         opts.rules,
         started.elapsed().as_secs_f64()
@@ -132,6 +145,46 @@ fn plan_command(a: &EgtbBuildArgs) -> Result<(), String> {
             "{n} {} {entries} {bytes} {pair} {}",
             sigs.len(),
             pair * BUILD_BYTES_PER_ENTRY
+        );
+    }
+    Ok(())
+}
+
+/// `tama egtb jobs`: a line per job in build order (`level job entries
+/// build-memory-bytes needs`, needs `-` or the jobs' names joined by `,`),
+/// or with `--level` the names of that level's jobs alone.
+fn jobs_command(a: &EgtbJobsArgs) -> Result<(), String> {
+    let all = jobs(a.pieces);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Some(level) = a.level {
+        let top = all.iter().map(|j| j.level).max().unwrap_or(0);
+        if level > top {
+            return Err(format!(
+                "level {level}: the jobs of up to {} pieces have levels 0 to {top}",
+                a.pieces
+            ));
+        }
+        for j in all.iter().filter(|j| j.level == level) {
+            let _ = writeln!(out, "{}", j.name());
+        }
+        return Ok(());
+    }
+    let _ = writeln!(out, "level job entries build-memory-bytes needs");
+    for j in &all {
+        let needs: Vec<String> = j.needs.iter().map(|&n| all[n].name()).collect();
+        let needs = if needs.is_empty() {
+            "-".to_string()
+        } else {
+            needs.join(",")
+        };
+        let _ = writeln!(
+            out,
+            "{} {} {} {} {needs}",
+            j.level,
+            j.name(),
+            j.entries(),
+            j.entries() * BUILD_BYTES_PER_ENTRY
         );
     }
     Ok(())

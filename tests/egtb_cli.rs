@@ -3,29 +3,9 @@
 
 mod cli_support;
 
-use cli_support::{tama, text};
+use cli_support::{tama, text, TempDir};
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-/// A fresh directory, removed at the end of the test.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("tama-egtb-cli-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        TempDir(dir)
-    }
-    fn arg(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn build(dir: &TempDir, pieces: &str) -> Output {
     let o = tama(&[
@@ -108,7 +88,7 @@ fn build_probe_and_stats() {
 fn an_interrupted_build_resumes_by_signature() {
     let dir = TempDir::new("resume");
     build(&dir, "2");
-    std::fs::remove_file(kvk_file(&dir.0)).unwrap();
+    std::fs::remove_file(kvk_file(dir.path())).unwrap();
     let out = text(&build(&dir, "2").stdout);
     // KvK again; KvM+MvK and MvM kept.
     assert!(
@@ -120,7 +100,7 @@ fn an_interrupted_build_resumes_by_signature() {
 #[test]
 fn bad_input_is_one_line_with_status_2() {
     let dir = TempDir::new("errors");
-    let missing = dir.0.join("nowhere");
+    let missing = dir.path().join("nowhere");
     let err = probe_error(missing.to_str().unwrap(), "W:WKa1:BKh8");
     assert!(err.contains("nowhere: No such file or directory"), "{err}");
     let err = error(&["egtb", "stats", "--dir", missing.to_str().unwrap()]);
@@ -139,7 +119,7 @@ fn bad_input_is_one_line_with_status_2() {
     assert!(err.contains("no tables for variant turkish"), "{err}");
 
     // One flipped bit in a payload: every command refuses the directory.
-    let path = kvk_file(&dir.0);
+    let path = kvk_file(dir.path());
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[500] ^= 4;
     std::fs::write(&path, &bytes).unwrap();

@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test binary uses a different part of this module
 
 use std::ffi::OsStr;
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// `tama ARGS...`, run to the end.
@@ -34,4 +35,30 @@ pub fn stdout(o: &Output) -> String {
 /// The process's standard error as text.
 pub fn stderr(o: &Output) -> String {
     text(&o.stderr)
+}
+
+/// A fresh directory (not created: the commands under test make it),
+/// removed at the end of the test.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("tama-egtb-cli-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+
+    pub fn arg(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -110,17 +110,8 @@ pub fn build(
     );
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let mut known = Tablebase::empty(opts.rules);
-    let order = Signature::build_order(opts.max_pieces);
-    let mut i = 0;
-    while i < order.len() {
-        let first = order[i];
-        let pair: Vec<Signature> = if first.flipped() == first {
-            vec![first]
-        } else {
-            vec![first, first.flipped()]
-        };
-        i += pair.len();
-        build_pair(dir, opts, &pair, &mut known, progress)?;
+    for job in super::jobs::jobs(opts.max_pieces) {
+        build_pair(dir, opts, &job.signatures, &mut known, progress)?;
     }
     Ok(known)
 }

@@ -6,6 +6,7 @@
 mod build;
 mod file;
 mod index;
+mod jobs;
 mod probe;
 mod signature;
 mod unmove;
@@ -14,6 +15,7 @@ mod value;
 pub use build::{build, BuildOptions, Progress, BUILD_BYTES_PER_ENTRY};
 pub use file::{file_name, Encoding, FileError, Header, TableStats, HEADER_LEN};
 pub use index::{Placement, TableIndex};
+pub use jobs::{build_job, find_job, jobs, Job};
 pub use probe::{EgtbError, Table, Tablebase};
 pub use signature::{Signature, MAX_PIECES};
 pub use value::{Value, Wdl};

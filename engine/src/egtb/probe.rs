@@ -36,6 +36,15 @@ pub enum EgtbError {
         /// The rules asked for.
         rules: Rules,
     },
+    /// A job's input table is not there (its job has not run yet).
+    MissingInput {
+        /// The file that is missing.
+        path: PathBuf,
+        /// The job that builds it.
+        job: String,
+        /// That job's level.
+        level: u32,
+    },
     /// A file named for these rules whose signature part does not parse.
     BadName {
         /// The file.
@@ -53,6 +62,11 @@ impl fmt::Display for EgtbError {
                 write!(f, "{}: refused: {error}", path.display())
             }
             EgtbError::BadName { path, reason } => write!(f, "{}: {reason}", path.display()),
+            EgtbError::MissingInput { path, job, level } => write!(
+                f,
+                "{}: missing: an input of this job, built by job {job} (level {level})",
+                path.display()
+            ),
             EgtbError::NoTables { dir, rules } => write!(
                 f,
                 "{}: no tables for {rules} (build them with `tama egtb build`)",

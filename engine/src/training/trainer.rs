@@ -77,7 +77,7 @@ pub struct Settings {
     /// the Armenian set gives the side to move 24 cm and pays it back
     /// through negative advancement, so the score swings by half a man
     /// between odd and even depths and the search's tree grows fivefold
-    /// (docs/evaluation.md).
+    /// (docs/evaluation.md, "Why tempo is held at 4").
     pub fixed: Vec<(usize, f64)>,
 }
 

@@ -1,6 +1,6 @@
 //! A deliberately naive move generator for Armenian and Turkish draughts.
 //!
-//! Written from the rules (issue 2 and docs/rules.md), not from the engine's
+//! Written from the rules (docs/rules.md), not from the engine's
 //! code: a plain array of 64 cells, one square at a time, a recursive walk
 //! over the jumps that edits a copy of the board, and the maximum-capture
 //! filter applied afterwards over the complete routes. It is slow on purpose

@@ -309,10 +309,8 @@ fn suite_size(variant: &str) -> usize {
 }
 
 /// The default search's score on the built-in suite at 100k nodes a shot
-/// (2026-12-01, `lmr_divisor=120`, 307 shots): Armenian 136/146, Turkish
-/// 156/161, 292/307 in all (0.2.0's search, `lmr_divisor=200`: 139, 155,
-/// 294, with a tree 2.7x larger per depth; with `sacrifice_exempt=0`, the
-/// search before issue 9: 124, 150, 274). The floors sit just under it, so
+/// (19a02fe, 307 shots): Armenian 138/146, Turkish 159/161, 297/307 in all
+/// (release 0.1.0: 120, 150, 270; docs/results.md). The floors sit under it, so
 /// that a change that loses shots fails here; a change that gains some
 /// should raise them.
 const FLOOR_100K: [(&str, usize); 3] = [("armenian", 134), ("turkish", 154), ("all", 290)];

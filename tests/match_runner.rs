@@ -411,7 +411,7 @@ fn bad_command_lines_are_refused_with_status_2() {
         assert!(!out.stderr.is_empty());
     }
     // Limits an engine refuses (`go depth 0`) or that make no sense: one
-    // line, status 2, before any game (issue 10, item 2).
+    // line, status 2, before any game.
     for limit in [
         "depth=0",
         "nodes=0",
@@ -502,7 +502,7 @@ fn tama_against_itself_finishes_a_small_match() {
     }
 }
 
-/// Issue 10, item 3: a results file that cannot be written is an error
+/// A results file that cannot be written is an error
 /// before the first game (it used to be noticed after the last one).
 #[test]
 fn an_unwritable_results_file_stops_the_match_before_it_starts() {
@@ -535,10 +535,9 @@ fn an_unwritable_results_file_stops_the_match_before_it_starts() {
     assert!(json(&res).get("games_played").is_some());
 }
 
-/// Issue 10, items 2 and 4, and issue 14's announcements: a Hub engine's
-/// `error` line costs it the game at once (not after -hangtimeout, which
-/// would give "engine hangs"); a bare -sprt prints its defaults and model
-/// at the start, with the time estimate.
+/// A Hub engine's `error` line costs it the game at once (not after
+/// -hangtimeout, which would give "engine hangs"); a bare -sprt prints its
+/// defaults and model at the start, with the time estimate.
 #[test]
 fn the_start_shows_sprt_defaults_and_time_and_errors_end_games() {
     let out = run_match_ok(&args(&format!(
@@ -630,7 +629,7 @@ fn figures(mut j: Json) -> Json {
     j
 }
 
-/// Issue 14: three shards played one after the other, merged, give exactly
+/// Three shards played one after the other, merged, give exactly
 /// the figures and the games of the whole match played at once; a shard
 /// rerun alone plays the same games; shards of another schedule, a shard
 /// given twice, or a shard with a whole match are refused; a missing shard

@@ -409,10 +409,10 @@ fn game_over_answers_none_at_once() {
 
 #[test]
 fn the_sparring_style_plays_through_the_protocol() {
-    // Issue 9's position (Turkish): the sparring search, which spends no
-    // depth on forced replies, finds g3-g4 (a sacrifice that forces
-    // a5xa3xc3xc1 and g4xg6xg8 after it) at depth 2 already, where the
-    // main search needs many plies (depth 13 at release 0.1.0).
+    // A Turkish shot: the sparring search, which spends no depth on forced
+    // replies, finds g3-g4 (a sacrifice that forces a5xa3xc3xc1 and
+    // g4xg6xg8 after it) at depth 2 already, where the main search needs
+    // many plies (depth 13 at release 0.1.0).
     let fen = "W:Wa2,c2,d2,f2,g2,h2,b3,e3,f3,g3,a4,b4,c4,d4,e4,h4:\
                Ba5,e5,g5,a6,b6,c6,d6,e6,f6,h6,a7,b7,d7,e7,g7,h7";
     let mut e = uci();

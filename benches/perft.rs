@@ -1,4 +1,4 @@
-//! Perft speed, Tama beside kish in one run (issue 2's speed goals):
+//! Perft speed, Tama beside kish in one run:
 //! Turkish start position at depth 8, our distinct-move perft against kish's
 //! own (route) perft, and Armenian perft for the per-node comparison.
 //!

@@ -16,7 +16,7 @@ variant's positions; the table gives per binary, weights and variant the
 median nps over the rounds (and the spread), and the learned/hand ratio
 of the medians. The trees of the two weights differ (the evaluation steers
 the search), the positions and the depth are the same. Run it under
-`nice -n 19` on a shared machine; docs/evaluation.md quotes its output.
+`nice -n 19` on a shared machine; CHANGELOG.md (0.2.0) quotes its output.
 """
 import argparse
 import statistics

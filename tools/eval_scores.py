@@ -8,7 +8,7 @@ move's view), N positions a variant, the same positions for the same seed
 whatever the binary. engine/tests/eval/main_scores.txt was made with the
 binary of main at f4dfa76 (the hand-set evaluation of release 0.1.0):
 
-    tools/eval_scores.py /work/bin/tama-main-f4dfa76 --count 500 --seed 1
+    tools/eval_scores.py path/to/tama-f4dfa76 --count 500 --seed 1
 """
 import argparse
 import random

@@ -8,7 +8,9 @@
 use std::time::Duration;
 use tama_engine::eval::{self, VariantWeights};
 use tama_engine::rules::parse_bool;
-use tama_engine::search::{SearchOptions, Searcher, Style};
+#[cfg(feature = "lab")]
+use tama_engine::search::Style;
+use tama_engine::search::{SearchOptions, Searcher};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
 /// What kind of value an option takes (UCI's option types). The default
@@ -102,16 +104,18 @@ options! {
         Kind::Combo { values: &["immediate", "deferred"] }, RulesChanged;
     MidCapturePromotion = "MidCapturePromotion", Some("mid-capture-promotion"),
         Kind::Check, RulesChanged;
-    Baseline = "Baseline", Some("baseline"), Kind::Check, None;
     EvalFile = "EvalFile", Some("evalfile"), Kind::Text, EvalFileChanged;
-    Style = "Style", Some("style"),
-        Kind::Combo { values: &["normal", "sparring"] }, None;
     Contempt = "Contempt", Some("contempt"),
         Kind::Spin { min: -MAX_CONTEMPT, max: MAX_CONTEMPT }, None;
     UciAnalyseMode = "UCI_AnalyseMode", None, Kind::Check, None;
     EgtbPath = "EGTBPath", Some("egtbpath"), Kind::Text, TablesChanged;
     EgtbPieces = "EGTBPieces", Some("egtbpieces"),
         Kind::Spin { min: 0, max: tama_engine::egtb::MAX_PIECES as i64 }, None;
+    #[cfg(feature = "lab")]
+    Baseline = "Baseline", Some("baseline"), Kind::Check, None;
+    #[cfg(feature = "lab")]
+    Style = "Style", Some("style"),
+        Kind::Combo { values: &["normal", "sparring"] }, None;
 }
 
 pub const MAX_MULTIPV: i64 = 64;
@@ -175,10 +179,14 @@ pub struct Settings {
     pub ponder: bool,
     pub move_overhead_ms: u64,
     pub rules: Rules,
+    /// Lab: the baseline search plays.
+    #[cfg(feature = "lab")]
     pub baseline: bool,
     /// The weights file last loaded (its set replaces its variant's), or
     /// `BUILTIN_EVAL`.
     pub eval_file: String,
+    /// Lab: which search plays.
+    #[cfg(feature = "lab")]
     pub style: Style,
     /// The endgame databases' directory ("": none).
     pub egtb_path: String,
@@ -203,8 +211,10 @@ impl Default for Settings {
             ponder: false,
             move_overhead_ms: search.move_overhead.as_millis() as u64,
             rules: Rules::default(),
+            #[cfg(feature = "lab")]
             baseline: search.baseline,
             eval_file: BUILTIN_EVAL.to_string(),
+            #[cfg(feature = "lab")]
             style: search.style,
             egtb_path: String::new(),
             egtb_pieces: search.egtb_pieces,
@@ -301,13 +311,15 @@ impl Settings {
             Opt::Variant => self.rules.variant.to_string(),
             Opt::CaptureRemoval => self.rules.capture_removal.to_string(),
             Opt::MidCapturePromotion => self.rules.mid_capture_promotion.to_string(),
-            Opt::Baseline => self.baseline.to_string(),
             Opt::EvalFile => self.eval_file.clone(),
-            Opt::Style => self.style.to_string(),
             Opt::Contempt => self.contempt.to_string(),
             Opt::UciAnalyseMode => self.analyse_mode.to_string(),
             Opt::EgtbPath => self.egtb_path.clone(),
             Opt::EgtbPieces => self.egtb_pieces.to_string(),
+            #[cfg(feature = "lab")]
+            Opt::Baseline => self.baseline.to_string(),
+            #[cfg(feature = "lab")]
+            Opt::Style => self.style.to_string(),
         }
     }
 
@@ -319,7 +331,9 @@ impl Settings {
             threads: self.threads,
             multipv: self.multipv,
             move_overhead: Duration::from_millis(self.move_overhead_ms),
+            #[cfg(feature = "lab")]
             baseline: self.baseline,
+            #[cfg(feature = "lab")]
             style: self.style,
             egtb_pieces: self.egtb_pieces,
             contempt: self.contempt,
@@ -348,16 +362,18 @@ impl Settings {
             Opt::Variant => self.rules.variant = v.combo::<Variant>()?,
             Opt::CaptureRemoval => self.rules.capture_removal = v.combo::<CaptureRemoval>()?,
             Opt::MidCapturePromotion => self.rules.mid_capture_promotion = v.check()?,
-            Opt::Baseline => self.baseline = v.check()?,
             Opt::EvalFile => match v.text()? {
                 Some(file) => self.eval_file = file.to_string(),
                 None => return Err(format!("option {} needs a value", def.uci)),
             },
-            Opt::Style => self.style = v.combo::<Style>()?,
             Opt::Contempt => self.contempt = v.spin()? as i32,
             Opt::UciAnalyseMode => self.analyse_mode = v.check()?,
             Opt::EgtbPath => self.egtb_path = v.text()?.unwrap_or("").to_string(),
             Opt::EgtbPieces => self.egtb_pieces = v.spin()? as u32,
+            #[cfg(feature = "lab")]
+            Opt::Baseline => self.baseline = v.check()?,
+            #[cfg(feature = "lab")]
+            Opt::Style => self.style = v.combo::<Style>()?,
         }
         Ok(def.effect)
     }
@@ -377,10 +393,28 @@ mod tests {
         assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
         assert_eq!(s.rules.variant, Variant::Turkish);
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
-        assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
-        assert_eq!(s.style, Style::Sparring);
         assert_eq!(s.set("Threads", Some("256")), Ok(Effect::ThreadsChanged));
         assert_eq!(s.threads, 256);
+    }
+
+    #[cfg(feature = "lab")]
+    #[test]
+    fn the_lab_build_offers_the_sparring_opponent_and_the_baseline() {
+        let mut s = Settings::default();
+        assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
+        assert_eq!(s.style, Style::Sparring);
+        assert_eq!(s.set("baseline", Some("on")), Ok(Effect::None));
+        assert!(s.baseline);
+    }
+
+    #[cfg(not(feature = "lab"))]
+    #[test]
+    fn the_product_build_offers_no_lab_option() {
+        for name in ["Baseline", "Style"] {
+            assert!(find(name).is_none(), "{name}");
+            let e = Settings::default().set(name, Some("true")).unwrap_err();
+            assert!(e.starts_with("unknown option"), "{e}");
+        }
     }
 
     /// Every option takes its own default back (so each is read as the

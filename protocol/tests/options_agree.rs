@@ -1,7 +1,8 @@
 //! The options as users meet them agree with each other and with their
 //! documentation: the `option` lines of `uci`, the `param` lines of `hub`,
 //! the `Option` lines of `d`, and the table of docs/protocol.md
-//! ("## Options"), row by row and in order.
+//! ("## Options"), row by row and in order; in a lab build, followed by
+//! the rows of its "### Lab options" table.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -54,14 +55,14 @@ fn unquote(cell: &str) -> String {
     cell.trim().trim_matches('`').to_string()
 }
 
-/// The rows of the first table after `## Options` in docs/protocol.md.
-fn documented() -> Vec<Row> {
+/// The rows of the first table after the line `heading` in docs/protocol.md.
+fn documented(heading: &str) -> Vec<Row> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/protocol.md");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let section = text
-        .split("\n## Options\n")
+        .split(&format!("\n{heading}\n"))
         .nth(1)
-        .expect("docs/protocol.md has an Options section");
+        .unwrap_or_else(|| panic!("docs/protocol.md has no {heading:?}"));
     section
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -154,8 +155,11 @@ fn assert_lines(output: &[String], prefix: &str, wanted: Vec<String>, what: &str
 
 #[test]
 fn uci_hub_d_and_the_docs_list_the_same_options() {
-    let rows = documented();
+    let mut rows = documented("## Options");
     assert!(rows.len() >= 10, "{rows:#?}");
+    if cfg!(feature = "lab") {
+        rows.extend(documented("### Lab options"));
+    }
     let uci = session("uci\nd\n");
     assert_lines(&uci, "option ", rows.iter().map(uci_line).collect(), "uci");
     assert_lines(

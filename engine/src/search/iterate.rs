@@ -6,6 +6,7 @@ use super::params::{ASPIRATION_DELTA, ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH
 use super::score::{is_mate, mate_in, Bound, Score, INF, MATE};
 use super::worker::{RootMove, Worker, WorkerResult};
 use super::SearchInfo;
+use crate::position::Position;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -71,11 +72,7 @@ impl<'a> Worker<'a> {
     pub fn run(mut self) -> WorkerResult {
         let mut best: Option<RootMove> = None;
         let mut completed = 0u32;
-        let multipv = if self.sh.baseline {
-            1
-        } else {
-            self.sh.multipv.clamp(1, self.root_moves.len().max(1))
-        };
+        let multipv = self.sh.multipv.clamp(1, self.root_moves.len().max(1));
         let helper_offset = if self.is_main() {
             0
         } else {
@@ -208,7 +205,7 @@ impl<'a> Worker<'a> {
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) =
-            if depth >= ASPIRATION_MIN_DEPTH && !self.sh.baseline && !is_mate(prev) {
+            if depth >= ASPIRATION_MIN_DEPTH && !self.sh.baseline() && !is_mate(prev) {
                 ((prev - delta).max(-INF), (prev + delta).min(INF))
             } else {
                 (-INF, INF)
@@ -250,17 +247,7 @@ impl<'a> Worker<'a> {
             let mv = self.root_moves[i].mv;
             let child = root.play(&mv);
             self.path.push(&root, &mv, &child, 0);
-            let v = if self.sh.baseline {
-                -self.plain(&child, depth - 1, -beta, -alpha, 1)
-            } else if i == pv_idx {
-                -self.search(&child, -beta, -alpha, depth - 1, 1, true)
-            } else {
-                let mut v = -self.search(&child, -alpha - 1, -alpha, depth - 1, 1, false);
-                if v > alpha && v < beta && !self.stopped {
-                    v = -self.search(&child, -beta, -alpha, depth - 1, 1, true);
-                }
-                v
-            };
+            let v = self.root_child(&child, i == pv_idx, depth, alpha, beta);
             self.path.pop();
             if self.stopped {
                 return best;
@@ -271,7 +258,7 @@ impl<'a> Worker<'a> {
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(mv);
-                if !self.sh.baseline {
+                if !self.sh.baseline() {
                     rm.pv
                         .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
                 }
@@ -287,6 +274,30 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+
+    /// The score of a root move's `child`: the first move (`first`) with
+    /// the full window, the others with a null window first.
+    fn root_child(
+        &mut self,
+        child: &Position,
+        first: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        #[cfg(feature = "lab")]
+        if self.sh.baseline() {
+            return -self.plain(child, depth - 1, -beta, -alpha, 1);
+        }
+        if first {
+            return -self.search(child, -beta, -alpha, depth - 1, 1, true);
+        }
+        let mut v = -self.search(child, -alpha - 1, -alpha, depth - 1, 1, false);
+        if v > alpha && v < beta && !self.stopped {
+            v = -self.search(child, -beta, -alpha, depth - 1, 1, true);
+        }
+        v
     }
 
     // ----- reporting (main thread) ----------------------------------------

@@ -29,19 +29,21 @@
 //! (`repetition.rs`); no legal move is a loss at that ply. Lazy SMP: every
 //! thread (`worker.rs`) runs its own iterative deepening on the shared
 //! table, odd helpers one ply deeper; the main thread keeps time and
-//! decides. The `baseline` option replaces all of this with plain
-//! fixed-depth alpha-beta on material (`Worker::plain`).
+//! decides. In the lab build (`lab/`), the `baseline` option replaces all
+//! of this with plain fixed-depth alpha-beta on material, and `Style`
+//! with the sparring opponent.
 
 pub mod bench;
 mod history;
 mod iterate;
+#[cfg(feature = "lab")]
+pub mod lab;
 mod limits;
 mod node;
 mod params;
 mod picker;
 mod repetition;
 pub mod score;
-pub mod sparring;
 mod tablebase;
 pub mod tt;
 mod worker;
@@ -55,6 +57,10 @@ use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
+#[cfg(feature = "lab")]
+pub use lab::{sparring, Style};
+#[cfg(feature = "lab")]
+pub use params::LabSwitches;
 pub use params::Tuning;
 use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -119,10 +125,12 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Kept back from the clock for the time the move takes to reach the GUI.
     pub move_overhead: Duration,
-    /// Plain fixed-depth alpha-beta with a material-only evaluation: the
-    /// baseline that measurements compare the real search against.
+    /// Lab: plain fixed-depth alpha-beta with a material-only evaluation,
+    /// the baseline that measurements compare the real search against.
+    #[cfg(feature = "lab")]
     pub baseline: bool,
-    /// Which search plays (`Style`).
+    /// Lab: which search plays (`Style`).
+    #[cfg(feature = "lab")]
     pub style: Style,
     /// Positions of up to this many pieces are looked up in the endgame
     /// databases (`Searcher::set_tablebase`), when those are complete for
@@ -133,34 +141,15 @@ pub struct SearchOptions {
     pub contempt: i32,
 }
 
-/// Which search plays: Tama's own, or the sparring opponent of another
-/// design (`sparring.rs`) that changes are measured against as well.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Style {
-    /// Tama's own search.
-    #[default]
-    Normal,
-    /// The sparring search of `sparring.rs`.
-    Sparring,
-}
-
-impl std::str::FromStr for Style {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Style, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "normal" => Ok(Style::Normal),
-            "sparring" => Ok(Style::Sparring),
-            _ => Err(format!("unknown style {s:?} (expected normal or sparring)")),
-        }
-    }
-}
-
-impl std::fmt::Display for Style {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Style::Normal => "normal",
-            Style::Sparring => "sparring",
-        })
+impl SearchOptions {
+    /// Whether the lab's baseline search plays (never outside the lab
+    /// build).
+    #[inline(always)]
+    pub fn baseline(&self) -> bool {
+        #[cfg(feature = "lab")]
+        return self.baseline;
+        #[cfg(not(feature = "lab"))]
+        false
     }
 }
 
@@ -170,7 +159,9 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            #[cfg(feature = "lab")]
             baseline: false,
+            #[cfg(feature = "lab")]
             style: Style::Normal,
             egtb_pieces: crate::egtb::MAX_PIECES,
             contempt: 0,
@@ -302,7 +293,7 @@ impl Searcher {
     fn probing(&self, root: &Position) -> Option<tablebase::Probing<'_>> {
         let tables = self.tablebase.as_deref()?;
         let pieces = self.options.egtb_pieces.min(tables.complete_pieces());
-        (!self.options.baseline && tables.rules() == root.rules() && pieces >= 2)
+        (!self.options.baseline() && tables.rules() == root.rules() && pieces >= 2)
             .then_some(tablebase::Probing { tables, pieces })
     }
 
@@ -373,6 +364,7 @@ impl Searcher {
                 };
             }
         }
+        #[cfg(feature = "lab")]
         if self.options.style == Style::Sparring && !self.options.baseline {
             let o = &self.options;
             let mut limits = limits.clone();
@@ -382,7 +374,8 @@ impl Searcher {
             return sparring::search(&self.tt, game, &moves, &limits, o, control, info);
         }
         self.tt.new_search();
-        let threads = if self.options.baseline {
+        let baseline = self.options.baseline();
+        let threads = if baseline {
             1
         } else {
             self.options.threads.clamp(1, Self::MAX_THREADS)
@@ -406,8 +399,12 @@ impl Searcher {
             root_moves: &moves,
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
-            multipv: self.options.multipv.max(1),
-            baseline: self.options.baseline,
+            multipv: if baseline {
+                1
+            } else {
+                self.options.multipv.max(1)
+            },
+            baseline,
             infinite: limits.infinite,
             started,
             budget: limits.time_budget(root.side_to_move(), &self.options),

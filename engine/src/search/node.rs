@@ -1,7 +1,7 @@
 //! The node searches: `search` (principal variation search with its
-//! pruning, reductions and extension, each a named step), `qsearch` (the
-//! captures resolved before a position is evaluated) and `plain` (the
-//! baseline: fixed-depth alpha-beta on material).
+//! pruning and reductions, each a named step) and `qsearch` (the captures
+//! resolved before a position is evaluated). The lab build adds the steps
+//! that are off by default (`lab/switches.rs`).
 //!
 //! Scores are fail-soft negamax from the side to move's point of view.
 //! Nothing here allocates: move lists and ordering scores live on the stack
@@ -18,17 +18,6 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
-
-/// Whether the side to move has a quiet move after which the opponent's
-/// only legal move is a capture: the first step of a shot.
-fn has_forcing_sacrifice(pos: &Position) -> bool {
-    let mut list = MoveList::new();
-    movegen::generate(pos, &mut list);
-    list.iter().any(|mv| {
-        let child = pos.play(mv);
-        !mv.is_capture() && movegen::has_capture(&child) && movegen::count(&child) == 1
-    })
-}
 
 /// What the move loop of a node needs to know about the node.
 #[derive(Clone, Copy)]
@@ -74,7 +63,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         // Step 1. At the horizon, quiescence resolves the pending captures.
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, true);
+            return self.qsearch(pos, alpha, beta, ply);
         }
 
         // Step 2. Node entry: stopped, repetition (a draw), mate distance
@@ -117,7 +106,8 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 5b. ProbCut.
+        // Step 5b. ProbCut (lab builds only).
+        #[cfg(feature = "lab")]
         if !pv_node {
             if let Some(score) = self.probcut(pos, depth, beta, ply) {
                 return score;
@@ -131,10 +121,11 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
 
-        // Step 7. Extension.
-        let extension = self.extension(pv_node, list.len(), capture, ply);
-        self.extended[ply + 1] = self.extended[ply] + extension as u8;
-        let new_depth = depth - 1 + extension;
+        // Step 7. Extension (lab builds only).
+        #[cfg(feature = "lab")]
+        let new_depth = depth - 1 + self.extension(pv_node, list.len(), capture, ply);
+        #[cfg(not(feature = "lab"))]
+        let new_depth = depth - 1;
 
         // Step 8. Move ordering.
         let node = NodeFacts {
@@ -211,54 +202,10 @@ impl<'a> Worker<'a> {
         let (static_eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
         let prune = moves > 0
             && static_eval - t.rfp_margin * depth >= beta
-            && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()))
-            && !(t.rfp_shot_guard && has_forcing_sacrifice(pos));
+            && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
+        #[cfg(feature = "lab")]
+        let prune = prune && !self.shot_guard(pos);
         prune.then_some(static_eval)
-    }
-
-    /// Step 5b: off the principal variation, a node whose search
-    /// `probcut_reduction` plies shallower, with the null window raised to
-    /// `beta + probcut_margin`, still fails high is cut: the full-depth
-    /// search would almost surely beat `beta`. The shallow search is the
-    /// node itself searched again (every move: captures are compulsory,
-    /// so there are no "good captures" to pick out); its result goes to
-    /// the table at its own depth. Not near a mate (the margin would be
-    /// meaningless) and never in a full-width search.
-    #[inline(always)]
-    fn probcut(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize) -> Option<i32> {
-        let t = &self.sh.tuning;
-        let shallow = depth - t.probcut_reduction;
-        let raised = beta + t.probcut_margin;
-        if !t.probcut
-            || depth < t.probcut_depth
-            || shallow < 1
-            || self.full_width
-            || is_mate(beta)
-            || is_mate(raised)
-        {
-            return None;
-        }
-        // Quiescence first, as Stockfish does with its captures: the
-        // shallow search of every move costs more than it saves when it
-        // is tried at nodes that are not above the raised beta already.
-        if self.qsearch(pos, raised - 1, raised, ply, true) < raised || self.stopped {
-            return None;
-        }
-        let v = self.search(pos, raised - 1, raised, shallow, ply, false);
-        (v >= raised && !self.stopped).then_some(v)
-    }
-
-    /// Step 7: a forced reply (a single legal move, usually a capture) and,
-    /// with `capture_extension`, any capture costs no depth, so a shot (a
-    /// sacrifice, the forced capture, the capture back) costs one ply
-    /// however long it runs. At most `extension_cap` percent of the
-    /// iteration's depth is added on one line.
-    #[inline(always)]
-    fn extension(&self, pv_node: bool, moves: usize, capture: bool, ply: usize) -> i32 {
-        let t = &self.sh.tuning;
-        let wanted = (t.forced_extension && moves == 1) || (t.capture_extension && capture);
-        let cap = self.root_depth * t.extension_cap / 100;
-        (wanted && (pv_node || !t.extend_pv_only) && (self.extended[ply] as i32) < cap) as i32
     }
 
     /// Step 8: scores the moves for the move loop.
@@ -276,7 +223,8 @@ impl<'a> Worker<'a> {
             capture: node.capture,
             killers: node.killers,
             history: &self.history,
-            by_safety: !node.capture && node.depth >= self.sh.tuning.safety_order_depth,
+            #[cfg(feature = "lab")]
+            by_safety: !node.capture && node.depth >= self.sh.tuning.lab.safety_order_depth,
         };
         MovePicker::new(list, scores, pos, &hints)
     }
@@ -479,18 +427,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Resolves captures before evaluating: a position where the side to
-    /// move must capture is never a leaf. In a quiet position where the
-    /// opponent threatens a capture, one ply of quiet moves is looked at
-    /// (`probe`, once per line, when `threat_probe` is on) so that the
-    /// threat is answered or suffered.
-    pub(super) fn qsearch(
-        &mut self,
-        pos: &Position,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        probe: bool,
-    ) -> i32 {
+    /// move must capture is never a leaf.
+    pub(super) fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> i32 {
         if !self.enter_node(ply) {
             return 0;
         }
@@ -498,38 +436,24 @@ impl<'a> Worker<'a> {
             return eval::evaluate_with_mobility(pos, &self.sh.weights).0;
         }
         if movegen::has_capture(pos) {
-            return self.qsearch_moves(pos, alpha, beta, ply, probe);
+            return self.qsearch_captures(pos, alpha, beta, ply);
         }
         let (eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
         if moves == 0 {
             return mated_in(ply); // blocked: no capture and no move
         }
-        if probe && self.sh.tuning.threat_probe && eval < beta + 300 && eval > alpha - 300 {
-            let threatened =
-                movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
-            if threatened {
-                return self.qsearch_moves(pos, alpha, beta, ply, false);
-            }
-        }
         eval
     }
 
-    /// Quiescence over every legal move of `pos` (fail-soft): used where the
-    /// position may not be a leaf (a capture is due, or a threat is probed).
-    fn qsearch_moves(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        probe: bool,
-    ) -> i32 {
+    /// Quiescence over the captures of `pos`, which must capture (so they
+    /// are all its legal moves; fail-soft).
+    fn qsearch_captures(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         let mut list = MoveList::new();
         movegen::generate(pos, &mut list);
         let mut best = -INF;
         for mv in &list {
             let child = pos.play(mv);
-            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, probe);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
@@ -544,42 +468,5 @@ impl<'a> Worker<'a> {
             }
         }
         best
-    }
-
-    /// The baseline: plain fixed-depth alpha-beta (fail-hard), material only,
-    /// captures resolved at the horizon; no table, no ordering, no pruning.
-    pub(super) fn plain(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        let mut list = MoveList::new();
-        movegen::generate(pos, &mut list);
-        if list.is_empty() {
-            return mated_in(ply);
-        }
-        if (depth <= 0 && !list[0].is_capture()) || ply >= MAX_PLY - 1 {
-            return eval::material(pos, &self.sh.weights);
-        }
-        for mv in &list {
-            let v = -self.plain(&pos.play(mv), depth - 1, -beta, -alpha, ply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
     }
 }

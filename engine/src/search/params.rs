@@ -1,10 +1,13 @@
 //! Every number the search is tuned by, in one place: `Tuning` (the
-//! switches and margins of the selective search, each settable by name,
-//! `tama uci --set NAME=VALUE`, so that every idea can be measured in
-//! matches, on against off), the late move reduction table made from it,
-//! and the fixed constants of the aspiration windows, the reductions and
-//! the history. The defaults are what users get; the match results behind
-//! them are in docs/results.md.
+//! switches and margins of the selective search), the late move reduction
+//! table made from it, and the fixed constants of the aspiration windows,
+//! the reductions and the history. The defaults are what users get; the
+//! match results behind them are in docs/results.md.
+//!
+//! The lab build (`--features lab`) adds the switches that are off by
+//! default, so that they cost the product nothing, and sets any field by
+//! name (`tama uci --set NAME=VALUE`), so that every idea can be measured
+//! in matches, on against off.
 
 /// Aspiration windows from this iteration depth on.
 pub(super) const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -24,9 +27,56 @@ pub(super) const HISTORY_BONUS_MAX: i32 = 1200;
 /// Switches and margins of the selective search (see the module comment).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tuning {
-    /// Quiescence looks one ply of quiet moves when the opponent threatens
-    /// a capture (Scan's idea).
-    pub threat_probe: bool,
+    /// A quiet move that leaves the opponent a capture to make (a
+    /// sacrifice) is neither reduced nor pruned by move count: 0 off, 1
+    /// every such move, 2 only when that capture is the one legal reply.
+    /// 2 is the default: it sees the shots that 0 walked into and gained
+    /// at 2+0.02 against both the previous search and the sparring
+    /// opponent, although the tree per depth grows 3.5x (docs/results.md).
+    pub sacrifice_exempt: i32,
+    /// Reverse futility up to this depth (0: off).
+    pub rfp_depth: i32,
+    /// Reverse futility margin per ply of depth, in centi-men.
+    pub rfp_margin: i32,
+    /// Late move pruning up to this depth (0: off).
+    pub lmp_depth: i32,
+    /// Internal iterative reduction: a node without a table move at this
+    /// depth or more is searched one ply shallower (0: off).
+    pub iir_depth: i32,
+    /// Late move reductions from this move number on (0-based).
+    pub lmr_min_move: usize,
+    /// Late move reduction: 0.5 + ln(depth) ln(move) / (this / 100).
+    /// 120 (200 before): with the sacrifices exempt, deeper reductions of
+    /// the other quiet moves cost no shots and buy depth at the clock
+    /// (docs/results.md).
+    pub lmr_divisor: u32,
+    /// Lab: the switches that are off by default.
+    #[cfg(feature = "lab")]
+    pub lab: LabSwitches,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            sacrifice_exempt: 2,
+            rfp_depth: 3,
+            rfp_margin: 70,
+            lmp_depth: 4,
+            iir_depth: 4,
+            lmr_min_move: 2,
+            lmr_divisor: 120,
+            #[cfg(feature = "lab")]
+            lab: LabSwitches::default(),
+        }
+    }
+}
+
+/// The switches of the lab build, off by default: none has gained in a
+/// match, none has a losing result of its own (docs/results.md). They sit
+/// in the hot path, so the product build leaves them out.
+#[cfg(feature = "lab")]
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabSwitches {
     /// A forced reply (single legal move) costs no depth.
     pub forced_extension: bool,
     /// Capture nodes (every move a capture) cost no depth either.
@@ -36,22 +86,9 @@ pub struct Tuning {
     /// At most this many extended plies on one line, in percent of the
     /// iteration's depth (keeps the tree finite).
     pub extension_cap: i32,
-    /// A quiet move that leaves the opponent a capture to make (a
-    /// sacrifice) is neither reduced nor pruned by move count: 0 off, 1
-    /// every such move, 2 only when that capture is the one legal reply.
-    /// 2 is the default: it sees the shots that 0 walked into and gained
-    /// at 2+0.02 against both the previous search and the sparring
-    /// opponent, although the tree per depth grows 3.5x (docs/testing.md).
-    pub sacrifice_exempt: i32,
     /// No reverse futility while the side to move has a sacrifice that
     /// forces the reply (a shot may be on).
     pub rfp_shot_guard: bool,
-    /// Reverse futility up to this depth (0: off).
-    pub rfp_depth: i32,
-    /// Reverse futility margin per ply of depth, in centi-men.
-    pub rfp_margin: i32,
-    /// Late move pruning up to this depth (0: off).
-    pub lmp_depth: i32,
     /// ProbCut: off the principal variation, from `probcut_depth` on, a
     /// node whose search `probcut_reduction` plies shallower beats `beta +
     /// probcut_margin` is cut (the deep search would very likely beat
@@ -64,63 +101,47 @@ pub struct Tuning {
     pub probcut_reduction: i32,
     /// ProbCut's raised beta, in centi-men above `beta`.
     pub probcut_margin: i32,
-    /// Internal iterative reduction: a node without a table move at this
-    /// depth or more is searched one ply shallower (0: off).
-    pub iir_depth: i32,
     /// From this depth on, quiet moves that allow a capture are ordered
     /// after the safe ones (large: off).
     pub safety_order_depth: i32,
-    /// Late move reductions from this move number on (0-based).
-    pub lmr_min_move: usize,
-    /// Late move reduction: 0.5 + ln(depth) ln(move) / (this / 100).
-    /// 120 since the sixth session (200 before): with the sacrifices
-    /// exempt, deeper reductions of the other quiet moves cost no shots
-    /// and buy depth at the clock (docs/testing.md, "LMR divisor 120").
-    pub lmr_divisor: u32,
 }
 
-impl Default for Tuning {
-    fn default() -> Tuning {
-        Tuning {
-            threat_probe: false,
+#[cfg(feature = "lab")]
+impl Default for LabSwitches {
+    fn default() -> LabSwitches {
+        LabSwitches {
             forced_extension: false,
             capture_extension: false,
             extend_pv_only: false,
             extension_cap: 100,
-            sacrifice_exempt: 2,
             rfp_shot_guard: false,
-            rfp_depth: 3,
-            rfp_margin: 70,
-            lmp_depth: 4,
             probcut: false,
             probcut_depth: 5,
             probcut_reduction: 4,
             probcut_margin: 100,
-            iir_depth: 4,
             safety_order_depth: 100,
-            lmr_min_move: 2,
-            lmr_divisor: 120,
         }
     }
 }
 
+#[cfg(feature = "lab")]
 impl Tuning {
-    /// The settings of issue 9 that see shots (forced replies free on every
-    /// line, every sacrifice neither reduced nor pruned, no reverse futility
+    /// The settings that see shots (forced replies free on every line,
+    /// every sacrifice neither reduced nor pruned, no reverse futility
     /// while a forcing sacrifice is on): they solve the shot suite, but
-    /// lost at 2+0.02 against both opponents (docs/testing.md), so only the
-    /// cheapest of them (`sacrifice_exempt=2`) is the default. `tama uci
-    /// --set ...` turns each on.
+    /// lost at 2+0.02 against both opponents (docs/results.md), so only
+    /// the cheapest of them (`sacrifice_exempt=2`) is the default.
     pub fn tactical() -> Tuning {
-        Tuning {
-            forced_extension: true,
+        let mut t = Tuning {
             sacrifice_exempt: 1,
-            rfp_shot_guard: true,
             ..Tuning::default()
-        }
+        };
+        t.lab.forced_extension = true;
+        t.lab.rfp_shot_guard = true;
+        t
     }
 
-    /// Sets one field by name (`threat_probe`, `rfp_depth`, ...) from text.
+    /// Sets one field by name (`rfp_depth`, `probcut`, ...) from text.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         match self.try_set(name, value)? {
             true => Ok(()),
@@ -141,24 +162,24 @@ impl Tuning {
             v => Err(format!("{name}: must be at least {min}, got {v}")),
         };
         let flag = || crate::rules::parse_bool(value).map_err(|e| format!("{name}: {e}"));
+        let lab = &mut self.lab;
         match name {
-            "threat_probe" => self.threat_probe = flag()?,
-            "forced_extension" => self.forced_extension = flag()?,
-            "capture_extension" => self.capture_extension = flag()?,
-            "extend_pv_only" => self.extend_pv_only = flag()?,
-            "extension_cap" => self.extension_cap = int()?.max(0),
+            "forced_extension" => lab.forced_extension = flag()?,
+            "capture_extension" => lab.capture_extension = flag()?,
+            "extend_pv_only" => lab.extend_pv_only = flag()?,
+            "extension_cap" => lab.extension_cap = int()?.max(0),
             "sacrifice_exempt" => self.sacrifice_exempt = int()?.clamp(0, 2),
-            "rfp_shot_guard" => self.rfp_shot_guard = flag()?,
+            "rfp_shot_guard" => lab.rfp_shot_guard = flag()?,
             "rfp_depth" => self.rfp_depth = int()?,
             "rfp_margin" => self.rfp_margin = int()?,
             "lmp_depth" => self.lmp_depth = int()?,
-            "probcut" => self.probcut = flag()?,
-            "probcut_depth" => self.probcut_depth = int()?,
+            "probcut" => lab.probcut = flag()?,
+            "probcut_depth" => lab.probcut_depth = int()?,
             // 0 would search the same node at the same depth forever.
-            "probcut_reduction" => self.probcut_reduction = at_least(1)?,
-            "probcut_margin" => self.probcut_margin = at_least(0)?,
+            "probcut_reduction" => lab.probcut_reduction = at_least(1)?,
+            "probcut_margin" => lab.probcut_margin = at_least(0)?,
             "iir_depth" => self.iir_depth = int()?,
-            "safety_order_depth" => self.safety_order_depth = int()?,
+            "safety_order_depth" => lab.safety_order_depth = int()?,
             "lmr_min_move" => self.lmr_min_move = int()?.max(1) as usize,
             "lmr_divisor" => self.lmr_divisor = int()?.max(1) as u32,
             _ => return Ok(false),

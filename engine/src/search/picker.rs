@@ -5,10 +5,14 @@
 //! Order: the table's move; then, when captures are due, the captures that
 //! take most kings, crown, and have the best history; otherwise promotions,
 //! the two killers, and the other quiet moves by history (with the moves
-//! that give the opponent a capture last, from `safety_order_depth` on).
+//! that give the opponent a capture last, from `safety_order_depth` on, in
+//! the lab build).
 
-use super::history::{History, HISTORY_MAX};
+use super::history::History;
+#[cfg(feature = "lab")]
+use super::history::HISTORY_MAX;
 use super::tt::PackedMove;
+#[cfg(feature = "lab")]
 use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
@@ -27,7 +31,8 @@ pub(super) struct OrderHints<'h> {
     pub capture: bool,
     pub killers: [Move; 2],
     pub history: &'h History,
-    /// Order quiet moves that allow a capture after the safe ones.
+    /// Lab: order quiet moves that allow a capture after the safe ones.
+    #[cfg(feature = "lab")]
     pub by_safety: bool,
 }
 
@@ -45,11 +50,13 @@ fn order_score(pos: &Position, mv: &Move, h: &OrderHints) -> i32 {
         FIRST_KILLER
     } else if *mv == h.killers[1] {
         SECOND_KILLER
-    } else if h.by_safety && movegen::has_capture(&pos.play(mv)) {
-        // A move that gives the opponent a capture comes after the safe
-        // ones (it may still be a shot, so it is searched).
-        h.history.get(pos, mv) - 2 * HISTORY_MAX
     } else {
+        #[cfg(feature = "lab")]
+        if h.by_safety && movegen::has_capture(&pos.play(mv)) {
+            // A move that gives the opponent a capture comes after the safe
+            // ones (it may still be a shot, so it is searched).
+            return h.history.get(pos, mv) - 2 * HISTORY_MAX;
+        }
         h.history.get(pos, mv)
     }
 }

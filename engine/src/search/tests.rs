@@ -7,7 +7,7 @@ use crate::rules::{Rules, Variant};
 use std::sync::Arc;
 use std::time::Duration;
 
-fn game(fen: &str, rules: Rules) -> Game {
+pub(super) fn game(fen: &str, rules: Rules) -> Game {
     Game::new(Position::from_fen(fen, rules).unwrap())
 }
 
@@ -20,7 +20,7 @@ fn search_depth(g: &Game, depth: u32) -> SearchOutcome {
     s.search(g, &limits, &SearchControl::new(), &mut |_| {})
 }
 
-fn text(g: &Game, out: &SearchOutcome) -> String {
+pub(super) fn text(g: &Game, out: &SearchOutcome) -> String {
     g.position().move_text(&out.best_move.expect("a move"))
 }
 
@@ -186,6 +186,33 @@ fn repetition_through_sideways_man_steps_is_a_draw() {
     assert_eq!(g.status(), crate::game::GameStatus::DrawByRepetition);
 }
 
+/// The repetition of `contempt_prices_the_repetition_for_the_root_side_and_not_in_analysis`
+/// priced by the searcher `make` gives.
+pub(super) fn assert_contempt_prices_the_repetition(make: &dyn Fn() -> Searcher, what: &str) {
+    let mut g = game("W:WKa1:BKh8,Kg8", Rules::ARMENIAN);
+    for m in ["a1-a2", "h8-h7", "a2-a1", "h7-h8"] {
+        g.play_text(m).unwrap();
+    }
+    for (contempt, analysis, expect) in [
+        (40, false, -40),
+        (-40, false, 40),
+        (40, true, 0),
+        (0, false, 0),
+    ] {
+        let mut s = make();
+        s.options_mut().contempt = contempt;
+        let limits = SearchLimits {
+            depth: Some(6),
+            analysis,
+            ..SearchLimits::default()
+        };
+        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+        let what = format!("{what}, contempt {contempt}, analysis {analysis}");
+        assert_eq!(out.score, Some(Score::Cp(expect)), "{what}");
+        assert_eq!(text(&g, &out), "a1-a2", "{what}");
+    }
+}
+
 #[test]
 fn contempt_prices_the_repetition_for_the_root_side_and_not_in_analysis() {
     // The game of `repetition_from_the_game_history_is_a_draw`: White, lost
@@ -194,33 +221,9 @@ fn contempt_prices_the_repetition_for_the_root_side_and_not_in_analysis() {
     // repeats and reports -C; negative contempt reports +C; an analysis
     // reports the plain draw, whatever the option. The draw is met at odd
     // plies inside the search too (Black repeating): its sign there is the
-    // opposite, or White would not see -C at the root. The sparring search
-    // prices it the same.
-    let mut g = game("W:WKa1:BKh8,Kg8", Rules::ARMENIAN);
-    for m in ["a1-a2", "h8-h7", "a2-a1", "h7-h8"] {
-        g.play_text(m).unwrap();
-    }
-    for style in [Style::Normal, Style::Sparring] {
-        for (contempt, analysis, expect) in [
-            (40, false, -40),
-            (-40, false, 40),
-            (40, true, 0),
-            (0, false, 0),
-        ] {
-            let mut s = Searcher::new(16);
-            s.options_mut().contempt = contempt;
-            s.options_mut().style = style;
-            let limits = SearchLimits {
-                depth: Some(6),
-                analysis,
-                ..SearchLimits::default()
-            };
-            let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-            let what = format!("{style}, contempt {contempt}, analysis {analysis}");
-            assert_eq!(out.score, Some(Score::Cp(expect)), "{what}");
-            assert_eq!(text(&g, &out), "a1-a2", "{what}");
-        }
-    }
+    // opposite, or White would not see -C at the root. (The lab's sparring
+    // search prices it the same: lab/tests.rs.)
+    assert_contempt_prices_the_repetition(&|| Searcher::new(16), "the search");
 }
 
 #[test]
@@ -453,7 +456,7 @@ fn multipv_reports_distinct_lines_best_first() {
 }
 
 #[test]
-fn two_threads_and_baseline_play_legal_moves() {
+fn two_threads_play_legal_moves() {
     let pos = Position::startpos(Rules::ARMENIAN);
     let g = Game::new(pos);
     let legal = movegen::legal_moves(&pos);
@@ -466,18 +469,6 @@ fn two_threads_and_baseline_play_legal_moves() {
     let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
     assert!(legal.contains(&out.best_move.unwrap()));
     assert_eq!(out.depth, 8);
-    let mut s = Searcher::new(1);
-    s.options_mut().baseline = true;
-    let limits = SearchLimits {
-        depth: Some(4),
-        ..SearchLimits::default()
-    };
-    let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-    assert!(legal.contains(&out.best_move.unwrap()));
-    // The baseline still sees the shot (captures are resolved).
-    let g = game("W:Wc2,c3,c4,h2:Ba7,b5,c6,d5,e6,f7", Rules::ARMENIAN);
-    let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-    assert_eq!(text(&g, &out), "c4-c5");
 }
 
 #[test]
@@ -516,19 +507,12 @@ fn bench_signature() {
     assert_eq!(bench::run(BENCH_TEST_DEPTH).nodes, BENCH_TEST_NODES);
 }
 
-const BENCH_TEST_DEPTH: u32 = 8;
-const BENCH_TEST_NODES: u64 = 506_430;
-
-/// A searcher with `Tuning::tactical` (not the default: docs/testing.md).
-fn tactical_searcher() -> Searcher {
-    let mut s = Searcher::new(16);
-    *s.tuning_mut() = Tuning::tactical();
-    s
-}
+pub(super) const BENCH_TEST_DEPTH: u32 = 8;
+pub(super) const BENCH_TEST_NODES: u64 = 506_430;
 
 /// The built-in shot suite's proven wins (the oracle scored a win in N
 /// plies) with N at most `max_plies`.
-fn suite_wins(max_plies: i32) -> Vec<(crate::shots::Shot, i32)> {
+pub(super) fn suite_wins(max_plies: i32) -> Vec<(crate::shots::Shot, i32)> {
     crate::shots::suite()
         .into_iter()
         .map(|s| {
@@ -542,7 +526,11 @@ fn suite_wins(max_plies: i32) -> Vec<(crate::shots::Shot, i32)> {
 /// Every win of the suite of at most `max_plies` plies (the oracle, the
 /// full-width sparring search, proved each a win in N plies) must be seen
 /// by depth N+`margin` with `tuning`, and a winning move played.
-fn assert_short_wins_found_at_depth_n_plus(margin: i32, tuning: &Tuning, max_plies: i32) {
+pub(super) fn assert_short_wins_found_at_depth_n_plus(
+    margin: i32,
+    tuning: &Tuning,
+    max_plies: i32,
+) {
     let wins = suite_wins(max_plies);
     assert!(!wins.is_empty(), "no win of {max_plies} plies in the suite");
     for (shot, n) in &wins {
@@ -593,140 +581,5 @@ fn short_forced_wins_are_found_within_two_to_five_plies_of_their_length() {
     // N+2, at a tree 2.7x larger per depth that lost at the clock
     // (docs/testing.md).
     assert_short_wins_found_at_depth_n_plus(5, &Tuning::default(), 11);
-    assert_short_wins_found_at_depth_n_plus(2, &Tuning::tactical(), 11);
-}
-
-#[test]
-fn go_mate_stops_on_the_quickest_win_proven() {
-    // The same wins through `go mate`: the search must stop on its own (no
-    // other limit) with a win no longer than the oracle's, the shortest
-    // proven by the full-width verification.
-    for (shot, n) in suite_wins(9) {
-        let g = Game::new(shot.position);
-        let limits = SearchLimits {
-            mate: Some((n as u32).div_ceil(2)),
-            ..SearchLimits::default()
-        };
-        let out = tactical_searcher().search(&g, &limits, &SearchControl::new(), &mut |_| {});
-        let fen = shot.position.fen();
-        assert!(
-            matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= n),
-            "{fen}: win in {n} plies, go mate says {:?}",
-            out.score
-        );
-        assert!(
-            out.depth <= n as u32 + 2,
-            "{fen}: stopped at depth {}",
-            out.depth
-        );
-    }
-}
-
-#[test]
-fn the_engine_solves_most_of_the_shot_suite_at_10k_nodes() {
-    // Each shot is a quiet sacrifice that a full-width search with forced
-    // replies free finds at depth 2-6. At 10k nodes a shot, 85% must be
-    // solved (the main search as merged at issue 8 solved 85 of 144, 59%;
-    // with the tactical settings of issue 9, 132 of 144).
-    let suite = crate::shots::suite();
-    let solved = crate::shots::score(&mut tactical_searcher(), &suite, 10_000).solved;
-    assert!(
-        solved * 100 >= suite.len() * 85,
-        "{solved}/{} solved at 10k nodes",
-        suite.len()
-    );
-}
-
-/// The default search with ProbCut switched on (`--set probcut=1`).
-fn probcut_tuning() -> Tuning {
-    let mut t = Tuning::default();
-    t.set("probcut", "1").unwrap();
-    t
-}
-
-#[test]
-fn probcut_changes_the_tree_and_is_off_by_default() {
-    // Off by default: the bench signature above is the search without it.
-    assert!(!Tuning::default().probcut);
-    // On, the bench positions at depth 8 reach nodes from depth 5 off the
-    // principal variation, where a shallow search beating beta by a man
-    // cuts: the tree differs from the default one. With a margin no score
-    // can reach, nothing is cut and every shallow search is paid for on
-    // top: the tree grows.
-    let on = bench::run_with(
-        BENCH_TEST_DEPTH,
-        1,
-        &probcut_tuning(),
-        &crate::eval::Weights::DEFAULT,
-    )
-    .nodes;
-    assert_ne!(on, BENCH_TEST_NODES, "probcut=1 left the tree unchanged");
-    let mut never = probcut_tuning();
-    never.set("probcut_margin", "20000").unwrap();
-    let never = bench::run_with(BENCH_TEST_DEPTH, 1, &never, &crate::eval::Weights::DEFAULT).nodes;
-    assert!(never > BENCH_TEST_NODES, "{never}");
-    assert!(on < never, "the cuts saved nothing: {on} >= {never}");
-}
-
-#[test]
-fn probcut_keeps_the_short_forced_wins() {
-    // With the tactical settings and ProbCut on: a cut is never taken
-    // against a mate bound, so the wins of up to 9 plies must all still be
-    // found. Not those of 11: ProbCut misses the 11-ply win of
-    // W:Wg2,f3,h3,e4,c6,Kc8:Bc2,f5,g5,h5,f6,h6,d7 at depth 13 (a cut on a
-    // shallow search that cannot see it), one reason it stays off.
-    assert_short_wins_found_at_depth_n_plus(
-        2,
-        &Tuning {
-            probcut: true,
-            ..Tuning::tactical()
-        },
-        9,
-    );
-    // The hand-reasoned shot of the first test, with the default search
-    // and ProbCut on, deep enough for ProbCut to act: still c4-c5.
-    let g = game("W:Wc2,c3,c4,h2:Ba7,b5,c6,d5,e6,f7", Rules::ARMENIAN);
-    let mut s = Searcher::new(16);
-    *s.tuning_mut() = probcut_tuning();
-    let limits = SearchLimits {
-        depth: Some(10),
-        ..SearchLimits::default()
-    };
-    let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-    assert_eq!(text(&g, &out), "c4-c5");
-}
-
-#[test]
-fn probcut_parameters_are_checked() {
-    let mut t = Tuning::default();
-    assert!(
-        t.set("probcut_reduction", "0").is_err(),
-        "would recurse forever"
-    );
-    assert!(t.set("probcut_margin", "-5").is_err());
-    assert!(t.set("probcut", "maybe").is_err());
-    t.set("probcut_margin", "60").unwrap();
-    t.set("probcut_depth", "6").unwrap();
-    t.set("probcut_reduction", "3").unwrap();
-    assert_eq!(
-        (t.probcut_margin, t.probcut_depth, t.probcut_reduction),
-        (60, 6, 3)
-    );
-}
-
-#[test]
-fn probcut_keeps_most_of_the_shot_suite_at_100k_nodes() {
-    // ProbCut cuts on a shallow search, which may not yet see a shot: it
-    // costs some of the suite (2026-12-01, the suite of 214 shots: 187 at
-    // 100k nodes with probcut=1 against 205 without; docs/testing.md). The
-    // floor catches a ProbCut that cuts without its verifying search.
-    let suite = crate::shots::suite();
-    let mut s = Searcher::new(16);
-    *s.tuning_mut() = probcut_tuning();
-    let solved = crate::shots::score(&mut s, &suite, 100_000).solved;
-    assert!(
-        solved >= 180,
-        "{solved}/{} solved at 100k nodes",
-        suite.len()
-    );
+    // (The lab's tactical settings see them all by N+2: lab/tests.rs.)
 }

@@ -33,6 +33,7 @@ pub(super) struct Shared<'a> {
     pub max_depth: i32,
     pub node_limit: u64,
     pub multipv: usize,
+    /// The lab's baseline search plays (read through `Shared::baseline`).
     pub baseline: bool,
     pub infinite: bool,
     pub started: Instant,
@@ -45,6 +46,15 @@ pub(super) struct Shared<'a> {
     pub contempt: i32,
     /// Database probes that found their position, all threads.
     pub tbhits: AtomicU64,
+}
+
+impl Shared<'_> {
+    /// Whether the lab's baseline search plays: never outside the lab
+    /// build, where the branches on it compile away.
+    #[inline(always)]
+    pub fn baseline(&self) -> bool {
+        cfg!(feature = "lab") && self.baseline
+    }
 }
 
 /// A move of the root with what the last iterations found for it.
@@ -82,7 +92,8 @@ pub(super) struct Worker<'a> {
     /// Searching without reductions or pruning (and without table cutoffs
     /// from searches that had them): the proof that a mate is shortest.
     pub(super) full_width: bool,
-    /// Extended plies on the line from the root to each ply.
+    /// Lab: extended plies on the line from the root to each ply.
+    #[cfg(feature = "lab")]
     pub(super) extended: [u8; MAX_PLY + 2],
     pub(super) lmr: LmrTable,
     pub(super) root_moves: Vec<RootMove>,
@@ -109,6 +120,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             full_width: false,
+            #[cfg(feature = "lab")]
             extended: [0; MAX_PLY + 2],
             lmr: LmrTable::new(sh.tuning.lmr_divisor),
             root_moves: sh

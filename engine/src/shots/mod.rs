@@ -21,6 +21,7 @@
 //! oracle's score for it and how much more it wins than the best other
 //! move (centi-men, side to move).
 
+#[cfg(feature = "lab")]
 pub mod harvest;
 
 use crate::game::Game;

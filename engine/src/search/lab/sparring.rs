@@ -17,18 +17,18 @@
 //! It shares with the main search only the transposition table (a plain
 //! cache of results and best moves), the limits and the report types.
 
-use super::score::draw_score;
-use super::tt::{self, TranspositionTable};
-use super::{
-    Bound, Score, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome,
-    TimeBudget, MATE, MAX_PLY,
-};
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::rules::{Color, Variant};
+use crate::search::score::draw_score;
+use crate::search::tt::{self, TranspositionTable};
+use crate::search::{
+    Bound, Score, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome,
+    TimeBudget, MATE, MAX_PLY,
+};
 use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
 

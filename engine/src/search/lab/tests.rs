@@ -1,0 +1,193 @@
+//! Tests of the lab: the baseline, the sparring opponent, and the search
+//! switches that are off by default.
+
+use crate::game::Game;
+use crate::movegen;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::search::tests::{
+    assert_contempt_prices_the_repetition, assert_short_wins_found_at_depth_n_plus, game,
+    suite_wins, text, BENCH_TEST_DEPTH, BENCH_TEST_NODES,
+};
+use crate::search::{bench, Score, SearchControl, SearchLimits, Searcher, Style, Tuning};
+
+#[test]
+fn the_sparring_search_prices_the_repetition_as_the_search_does() {
+    let sparring = || {
+        let mut s = Searcher::new(16);
+        s.options_mut().style = Style::Sparring;
+        s
+    };
+    assert_contempt_prices_the_repetition(&sparring, "sparring");
+}
+
+#[test]
+fn the_baseline_plays_legal_moves_and_sees_a_shot() {
+    let pos = Position::startpos(Rules::ARMENIAN);
+    let g = Game::new(pos);
+    let legal = movegen::legal_moves(&pos);
+    let mut s = Searcher::new(1);
+    s.options_mut().baseline = true;
+    let limits = SearchLimits {
+        depth: Some(4),
+        ..SearchLimits::default()
+    };
+    let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+    assert!(legal.contains(&out.best_move.unwrap()));
+    // The baseline still sees the shot (captures are resolved).
+    let g = game("W:Wc2,c3,c4,h2:Ba7,b5,c6,d5,e6,f7", Rules::ARMENIAN);
+    let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+    assert_eq!(text(&g, &out), "c4-c5");
+}
+
+#[test]
+fn the_tactical_settings_find_the_short_wins_by_depth_n_plus_2() {
+    assert_short_wins_found_at_depth_n_plus(2, &Tuning::tactical(), 11);
+}
+
+/// A searcher with `Tuning::tactical` (not the default: docs/testing.md).
+fn tactical_searcher() -> Searcher {
+    let mut s = Searcher::new(16);
+    *s.tuning_mut() = Tuning::tactical();
+    s
+}
+
+#[test]
+fn go_mate_stops_on_the_quickest_win_proven() {
+    // The same wins through `go mate`: the search must stop on its own (no
+    // other limit) with a win no longer than the oracle's, the shortest
+    // proven by the full-width verification.
+    for (shot, n) in suite_wins(9) {
+        let g = Game::new(shot.position);
+        let limits = SearchLimits {
+            mate: Some((n as u32).div_ceil(2)),
+            ..SearchLimits::default()
+        };
+        let out = tactical_searcher().search(&g, &limits, &SearchControl::new(), &mut |_| {});
+        let fen = shot.position.fen();
+        assert!(
+            matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= n),
+            "{fen}: win in {n} plies, go mate says {:?}",
+            out.score
+        );
+        assert!(
+            out.depth <= n as u32 + 2,
+            "{fen}: stopped at depth {}",
+            out.depth
+        );
+    }
+}
+
+#[test]
+fn the_engine_solves_most_of_the_shot_suite_at_10k_nodes() {
+    // Each shot is a quiet sacrifice that a full-width search with forced
+    // replies free finds at depth 2-6. At 10k nodes a shot, 85% must be
+    // solved (the main search as merged at issue 8 solved 85 of 144, 59%;
+    // with the tactical settings of issue 9, 132 of 144).
+    let suite = crate::shots::suite();
+    let solved = crate::shots::score(&mut tactical_searcher(), &suite, 10_000).solved;
+    assert!(
+        solved * 100 >= suite.len() * 85,
+        "{solved}/{} solved at 10k nodes",
+        suite.len()
+    );
+}
+
+/// The default search with ProbCut switched on (`--set probcut=1`).
+fn probcut_tuning() -> Tuning {
+    let mut t = Tuning::default();
+    t.set("probcut", "1").unwrap();
+    t
+}
+
+#[test]
+fn probcut_changes_the_tree_and_is_off_by_default() {
+    // Off by default: the bench signature above is the search without it.
+    assert!(!Tuning::default().lab.probcut);
+    // On, the bench positions at depth 8 reach nodes from depth 5 off the
+    // principal variation, where a shallow search beating beta by a man
+    // cuts: the tree differs from the default one. With a margin no score
+    // can reach, nothing is cut and every shallow search is paid for on
+    // top: the tree grows.
+    let on = bench::run_with(
+        BENCH_TEST_DEPTH,
+        1,
+        &probcut_tuning(),
+        &crate::eval::Weights::DEFAULT,
+    )
+    .nodes;
+    assert_ne!(on, BENCH_TEST_NODES, "probcut=1 left the tree unchanged");
+    let mut never = probcut_tuning();
+    never.set("probcut_margin", "20000").unwrap();
+    let never = bench::run_with(BENCH_TEST_DEPTH, 1, &never, &crate::eval::Weights::DEFAULT).nodes;
+    assert!(never > BENCH_TEST_NODES, "{never}");
+    assert!(on < never, "the cuts saved nothing: {on} >= {never}");
+}
+
+#[test]
+fn probcut_keeps_the_short_forced_wins() {
+    // With the tactical settings and ProbCut on: a cut is never taken
+    // against a mate bound, so the wins of up to 9 plies must all still be
+    // found. Not those of 11: ProbCut misses the 11-ply win of
+    // W:Wg2,f3,h3,e4,c6,Kc8:Bc2,f5,g5,h5,f6,h6,d7 at depth 13 (a cut on a
+    // shallow search that cannot see it), one reason it stays off.
+    assert_short_wins_found_at_depth_n_plus(
+        2,
+        &{
+            let mut t = Tuning::tactical();
+            t.lab.probcut = true;
+            t
+        },
+        9,
+    );
+    // The hand-reasoned shot of the first test, with the default search
+    // and ProbCut on, deep enough for ProbCut to act: still c4-c5.
+    let g = game("W:Wc2,c3,c4,h2:Ba7,b5,c6,d5,e6,f7", Rules::ARMENIAN);
+    let mut s = Searcher::new(16);
+    *s.tuning_mut() = probcut_tuning();
+    let limits = SearchLimits {
+        depth: Some(10),
+        ..SearchLimits::default()
+    };
+    let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+    assert_eq!(text(&g, &out), "c4-c5");
+}
+
+#[test]
+fn probcut_parameters_are_checked() {
+    let mut t = Tuning::default();
+    assert!(
+        t.set("probcut_reduction", "0").is_err(),
+        "would recurse forever"
+    );
+    assert!(t.set("probcut_margin", "-5").is_err());
+    assert!(t.set("probcut", "maybe").is_err());
+    t.set("probcut_margin", "60").unwrap();
+    t.set("probcut_depth", "6").unwrap();
+    t.set("probcut_reduction", "3").unwrap();
+    assert_eq!(
+        (
+            t.lab.probcut_margin,
+            t.lab.probcut_depth,
+            t.lab.probcut_reduction
+        ),
+        (60, 6, 3)
+    );
+}
+
+#[test]
+fn probcut_keeps_most_of_the_shot_suite_at_100k_nodes() {
+    // ProbCut cuts on a shallow search, which may not yet see a shot: it
+    // costs some of the suite (2026-12-01, the suite of 214 shots: 187 at
+    // 100k nodes with probcut=1 against 205 without; docs/testing.md). The
+    // floor catches a ProbCut that cuts without its verifying search.
+    let suite = crate::shots::suite();
+    let mut s = Searcher::new(16);
+    *s.tuning_mut() = probcut_tuning();
+    let solved = crate::shots::score(&mut s, &suite, 100_000).solved;
+    assert!(
+        solved >= 180,
+        "{solved}/{} solved at 100k nodes",
+        suite.len()
+    );
+}

@@ -579,7 +579,7 @@ fn short_forced_wins_are_found_within_two_to_five_plies_of_their_length() {
     // 12 (11 with the first-generation Armenian weights, whose ordering put
     // e2-d2 sooner), not 9; with `lmr_divisor=200` every win was seen by
     // N+2, at a tree 2.7x larger per depth that lost at the clock
-    // (docs/testing.md).
+    // (CHANGELOG.md, 0.2.0).
     assert_short_wins_found_at_depth_n_plus(5, &Tuning::default(), 11);
     // (The lab's tactical settings see them all by N+2: lab/tests.rs.)
 }

@@ -45,7 +45,7 @@ fn the_tactical_settings_find_the_short_wins_by_depth_n_plus_2() {
     assert_short_wins_found_at_depth_n_plus(2, &Tuning::tactical(), 11);
 }
 
-/// A searcher with `Tuning::tactical` (not the default: docs/testing.md).
+/// A searcher with `Tuning::tactical` (not the default: CHANGELOG.md, 0.2.0).
 fn tactical_searcher() -> Searcher {
     let mut s = Searcher::new(16);
     *s.tuning_mut() = Tuning::tactical();
@@ -82,8 +82,8 @@ fn go_mate_stops_on_the_quickest_win_proven() {
 fn the_engine_solves_most_of_the_shot_suite_at_10k_nodes() {
     // Each shot is a quiet sacrifice that a full-width search with forced
     // replies free finds at depth 2-6. At 10k nodes a shot, 85% must be
-    // solved (the main search as merged at issue 8 solved 85 of 144, 59%;
-    // with the tactical settings of issue 9, 132 of 144).
+    // solved (of the suite's first 144 shots, the main search before the
+    // shot work, bench 20978097, solved 85, 59%; the tactical settings 132).
     let suite = crate::shots::suite();
     let solved = crate::shots::score(&mut tactical_searcher(), &suite, 10_000).solved;
     assert!(
@@ -179,7 +179,7 @@ fn probcut_parameters_are_checked() {
 fn probcut_keeps_most_of_the_shot_suite_at_100k_nodes() {
     // ProbCut cuts on a shallow search, which may not yet see a shot: it
     // costs some of the suite (2026-12-01, the suite of 214 shots: 187 at
-    // 100k nodes with probcut=1 against 205 without; docs/testing.md). The
+    // 100k nodes with probcut=1 against 205 without; CHANGELOG.md). The
     // floor catches a ProbCut that cuts without its verifying search.
     let suite = crate::shots::suite();
     let mut s = Searcher::new(16);

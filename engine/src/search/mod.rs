@@ -21,7 +21,7 @@
 //! table (`picker.rs`, `history.rs`); late move reductions (never for
 //! captures or promotions), reverse futility and late move pruning at low
 //! depth, internal iterative reduction and ProbCut (off by default: its
-//! screening is in docs/testing.md), each a named function in
+//! screening is in CHANGELOG.md), each a named function in
 //! `node.rs` and switchable in `Tuning` (`params.rs`, with every other
 //! number the search is tuned by); no null move
 //! (zugzwang is common in draughts). Repetition of a position of the game

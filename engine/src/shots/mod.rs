@@ -37,7 +37,7 @@ pub const SUITE: &str = include_str!("../../data/shots.txt");
 pub const BUDGETS: [u64; 3] = [10_000, 100_000, 1_000_000];
 
 /// The transposition table the suite is scored with (MB; cleared before
-/// each shot): the figures in docs/testing.md are at this size.
+/// each shot): the figures in docs/results.md are at this size.
 pub const HASH_MB: usize = 16;
 
 /// One position of the suite: a combination wins for the side to move.

@@ -535,10 +535,9 @@ mod tests {
 
     #[test]
     fn the_issue_example_is_found_at_depth_three() {
-        // A shot release 0.1.0 sees only at depth 13 (Turkish, White to
-        // move): g3-g4 forces a5xa3xc3xc1, then g4xg6xg8 and a chain of
-        // sacrifices. The main
-        // search of release 0.1.0 found it only at depth 13.
+        // A Turkish shot (White to move): g3-g4 forces a5xa3xc3xc1, then
+        // g4xg6xg8 and a chain of sacrifices. The main search of release
+        // 0.1.0 found it only at depth 13.
         let fen = "W:Wa2,c2,d2,f2,g2,h2,b3,e3,f3,g3,a4,b4,c4,d4,e4,h4:\
                    Ba5,e5,g5,a6,b6,c6,d6,e6,f6,h6,a7,b7,d7,e7,g7,h7";
         let (_, infos) = sparring(fen, Rules::TURKISH, 5);

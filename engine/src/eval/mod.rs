@@ -118,8 +118,8 @@ impl VariantWeights {
 
 /// The built-in set each variant uses by default (`named`), Armenian then
 /// Turkish: the learned sets since 0.2.0, each of which won an SPRT at the
-/// clock against the hand-set weights of 0.1.0 (docs/evaluation.md,
-/// "Tempo and the tree").
+/// clock against the hand-set weights of 0.1.0, and whose later
+/// generations each won one against the one before (CHANGELOG.md).
 pub const DEFAULT_SETS: [&str; 2] = ["armenian-learned", "turkish-learned"];
 
 /// The default weights of `variant` (`DEFAULT_SETS`).

@@ -8,8 +8,8 @@ use crate::cli::{
 use std::io::Write;
 use std::time::Instant;
 use tama_engine::egtb::{
-    build, build_job, find_job, jobs, BuildOptions, Encoding, Placement, Progress, Signature,
-    TableIndex, Tablebase, BUILD_BYTES_PER_ENTRY, HEADER_LEN,
+    build, build_job, find_job, jobs, BuildOptions, Placement, Progress, Signature, Tablebase,
+    HEADER_LEN,
 };
 use tama_engine::Position;
 
@@ -103,7 +103,7 @@ fn build_command(a: &EgtbBuildArgs) -> Result<(), String> {
 }
 
 /// `tama egtb build --plan`: per piece count, what the build would write
-/// and the working memory of its largest pair (the figures behind the size
+/// and the working memory of its largest job (the figures behind the size
 /// and time estimates in docs/endgames.md).
 fn plan_command(a: &EgtbBuildArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
@@ -112,40 +112,23 @@ fn plan_command(a: &EgtbBuildArgs) -> Result<(), String> {
         out,
         "pieces signatures entries file-bytes largest-pair-entries build-memory-bytes"
     );
-    let order = Signature::build_order(a.pieces);
+    let all = jobs(a.pieces);
+    let distance_pieces = BuildOptions::DEFAULT_DISTANCE_PIECES;
     for n in 2..=a.pieces {
-        let sigs: Vec<Signature> = order.iter().copied().filter(|s| s.pieces() == n).collect();
-        let len = |s: Signature| TableIndex::new(s).len();
-        let entries: u64 = sigs.iter().map(|&s| len(s)).sum();
-        // Distances take a byte an entry (two if one reaches 255, which
-        // none of up to 4 pieces does); larger tables keep 2 bits.
-        let encoding = if n <= BuildOptions::DEFAULT_DISTANCE_PIECES {
-            Encoding::Dtm8
-        } else {
-            Encoding::Wdl2
-        };
-        let bytes: u64 = sigs
+        let these: Vec<_> = all
             .iter()
-            .map(|&s| HEADER_LEN as u64 + encoding.payload_len(len(s)))
-            .sum();
-        let pair = sigs
+            .filter(|j| j.signatures[0].pieces() == n)
+            .collect();
+        let signatures: usize = these.iter().map(|j| j.signatures.len()).sum();
+        let entries: u64 = these.iter().map(|j| j.entries()).sum();
+        let bytes: u64 = these.iter().map(|j| j.file_bytes(distance_pieces)).sum();
+        let pair = these.iter().map(|j| j.entries()).max().unwrap_or(0);
+        let memory = these
             .iter()
-            .map(|&s| {
-                len(s)
-                    + if s.flipped() == s {
-                        0
-                    } else {
-                        len(s.flipped())
-                    }
-            })
+            .map(|j| j.build_memory(distance_pieces))
             .max()
             .unwrap_or(0);
-        let _ = writeln!(
-            out,
-            "{n} {} {entries} {bytes} {pair} {}",
-            sigs.len(),
-            pair * BUILD_BYTES_PER_ENTRY
-        );
+        let _ = writeln!(out, "{n} {signatures} {entries} {bytes} {pair} {memory}");
     }
     Ok(())
 }
@@ -184,7 +167,7 @@ fn jobs_command(a: &EgtbJobsArgs) -> Result<(), String> {
             j.level,
             j.name(),
             j.entries(),
-            j.entries() * BUILD_BYTES_PER_ENTRY
+            j.build_memory(BuildOptions::DEFAULT_DISTANCE_PIECES)
         );
     }
     Ok(())

@@ -5,8 +5,8 @@
 //! all run at once, on any machines sharing the table directory, once the
 //! levels below are done.
 
-use super::build::build_pair;
-use super::file::file_name;
+use super::build::{build_bytes_per_entry, build_pair};
+use super::file::{file_name, Encoding, HEADER_LEN};
 use super::probe::{EgtbError, Table, Tablebase};
 use super::signature::{Signature, MAX_PIECES};
 use super::{BuildOptions, Progress, TableIndex};
@@ -44,6 +44,46 @@ impl Job {
             .map(|&s| TableIndex::new(s).len())
             .sum()
     }
+
+    /// Bytes of the pair's files, tables of up to `distance_pieces` pieces
+    /// keeping distances.
+    pub fn file_bytes(&self, distance_pieces: u32) -> u64 {
+        self.signatures
+            .iter()
+            .map(|&s| file_bytes(s, distance_pieces))
+            .sum()
+    }
+
+    /// Memory the job's build holds at most: a cell per entry, the payload
+    /// of the larger table as it is written, and the input files, mapped
+    /// and read at random (so resident in the end).
+    pub fn build_memory(&self, distance_pieces: u32) -> u64 {
+        let distances = self.signatures[0].pieces() <= distance_pieces;
+        let payload = self
+            .signatures
+            .iter()
+            .map(|&s| file_bytes(s, distance_pieces) - HEADER_LEN as u64)
+            .max()
+            .unwrap_or(0);
+        let inputs: u64 = self
+            .inputs
+            .iter()
+            .map(|&s| file_bytes(s, distance_pieces))
+            .sum();
+        self.entries() * build_bytes_per_entry(distances) + payload + inputs
+    }
+}
+
+/// Bytes of the file of `signature`: distances take a byte an entry (two
+/// if one reaches 255, which none of up to 4 pieces does), win/draw/loss
+/// 2 bits.
+pub fn file_bytes(signature: Signature, distance_pieces: u32) -> u64 {
+    let encoding = if signature.pieces() <= distance_pieces {
+        Encoding::Dtm8
+    } else {
+        Encoding::Wdl2
+    };
+    HEADER_LEN as u64 + encoding.payload_len(TableIndex::new(signature).len())
 }
 
 /// Every job of up to `max_pieces` pieces, in build order (so every job

@@ -129,7 +129,7 @@ impl Tuning {
     /// The settings that see shots (forced replies free on every line,
     /// every sacrifice neither reduced nor pruned, no reverse futility
     /// while a forcing sacrifice is on): they solve the shot suite, but
-    /// lost at 2+0.02 against both opponents (docs/results.md), so only
+    /// lost at 2+0.02 against both opponents (CHANGELOG.md, 0.2.0), so only
     /// the cheapest of them (`sacrifice_exempt=2`) is the default.
     pub fn tactical() -> Tuning {
         let mut t = Tuning {

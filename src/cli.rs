@@ -452,7 +452,9 @@ fn name_value(text: &str) -> Result<Setting, String> {
 /// the value does not fit it.
 fn setting(text: &str) -> Result<Setting, String> {
     let (name, value) = name_value(text)?;
-    Tuning::default().set(&name, &value)?;
+    Tuning::default()
+        .set(&name, &value)
+        .map_err(|e| e.to_string())?;
     Ok((name, value))
 }
 
@@ -468,7 +470,7 @@ fn node_budget(text: &str) -> Result<u64, String> {
 pub fn tuning(settings: &[Setting]) -> Result<Tuning, String> {
     let mut tuning = Tuning::default();
     for (name, value) in settings {
-        tuning.set(name, value)?;
+        tuning.set(name, value).map_err(|e| e.to_string())?;
     }
     Ok(tuning)
 }

@@ -19,7 +19,7 @@ pub fn searcher(options: &[Setting]) -> Result<Searcher, String> {
         ..Settings::default()
     };
     for (name, value) in options {
-        if tuning.try_set(name, value)? {
+        if tuning.try_set(name, value).map_err(|e| e.to_string())? {
             continue;
         }
         if options::find(name).is_none() {

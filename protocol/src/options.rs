@@ -133,10 +133,10 @@ pub const UCI_EMPTY: &str = "<empty>";
 /// accept the same values with the same errors.
 pub fn read_weights(value: &str) -> Result<VariantWeights, String> {
     match value.strip_prefix(BUILTIN_PREFIX) {
-        Some(name) => eval::named(name),
+        Some(name) => eval::named(name).map_err(|e| e.to_string()),
         None => std::fs::read(value)
             .map_err(|e| format!("cannot read it: {e}"))
-            .and_then(|bytes| eval::file::decode(&bytes)),
+            .and_then(|bytes| eval::file::decode(&bytes).map_err(|e| e.to_string())),
     }
 }
 

@@ -7,6 +7,7 @@ use super::hand::{HandWeights, TERMS};
 use super::pattern::{Layout, PatternParams, PatternTable};
 use super::{Model, VariantWeights};
 use crate::rules::Variant;
+use std::fmt;
 
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"TAMAEVAL";
@@ -64,6 +65,86 @@ pub fn encode(w: &VariantWeights) -> Vec<u8> {
     out
 }
 
+/// Why a weights file is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsFileError {
+    /// No `TAMAEVAL` header (or too short to hold one).
+    NotWeights,
+    /// A format version this build does not read.
+    Version(u16),
+    /// An unknown variant number.
+    Variant(u8),
+    /// An unknown model number.
+    Model(u8),
+    /// Another number of hand terms than this build's.
+    Terms(usize),
+    /// Another number of pattern weights than the model has.
+    Patterns {
+        /// The pattern weights in the file.
+        found: usize,
+        /// The model the file names.
+        model: Model,
+        /// The pattern weights of that model.
+        expected: usize,
+    },
+    /// Another length than the header gives (truncated or damaged).
+    Length {
+        /// The file's length in bytes.
+        found: usize,
+        /// The length its header gives.
+        expected: usize,
+    },
+    /// The checksum does not match (damaged).
+    Checksum,
+    /// The description is not UTF-8.
+    Description,
+    /// A pattern weight of -32768 (which no writer makes).
+    PatternMin,
+}
+
+impl fmt::Display for WeightsFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsFileError::NotWeights => {
+                f.write_str("not a Tama weights file (no TAMAEVAL header)")
+            }
+            WeightsFileError::Version(v) => write!(
+                f,
+                "weights file format version {v}, this build reads {FORMAT_VERSION}"
+            ),
+            WeightsFileError::Variant(v) => {
+                write!(f, "weights file names an unknown variant ({v})")
+            }
+            WeightsFileError::Model(m) => write!(f, "weights file names an unknown model ({m})"),
+            WeightsFileError::Terms(t) => {
+                write!(f, "weights file has {t} hand terms, this build has {TERMS}")
+            }
+            WeightsFileError::Patterns {
+                found,
+                model,
+                expected,
+            } => write!(
+                f,
+                "weights file has {found} pattern weights, model {} has {expected}",
+                model.name()
+            ),
+            WeightsFileError::Length { found, expected } => write!(
+                f,
+                "weights file is {found} bytes, its header says {expected} (truncated or damaged)"
+            ),
+            WeightsFileError::Checksum => {
+                f.write_str("weights file checksum does not match (damaged file)")
+            }
+            WeightsFileError::Description => f.write_str("weights file description is not UTF-8"),
+            WeightsFileError::PatternMin => {
+                f.write_str("weights file holds a pattern weight of -32768")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WeightsFileError {}
+
 /// Reads `bytes` front to back; every read is bounds-checked by the caller's
 /// length check first.
 struct Reader<'a> {
@@ -80,33 +161,29 @@ impl Reader<'_> {
     }
 }
 
-/// The weights in `bytes`, or a one-line reason the file is refused.
-pub fn decode(bytes: &[u8]) -> Result<VariantWeights, String> {
+/// The weights in `bytes`, or why the file is refused.
+pub fn decode(bytes: &[u8]) -> Result<VariantWeights, WeightsFileError> {
     if bytes.len() < HEADER_BYTES + CHECKSUM_BYTES || &bytes[..8] != MAGIC {
-        return Err("not a Tama weights file (no TAMAEVAL header)".into());
+        return Err(WeightsFileError::NotWeights);
     }
     let mut r = Reader { bytes, at: 8 };
     let version = u16::from_le_bytes(r.take());
     if version != FORMAT_VERSION {
-        return Err(format!(
-            "weights file format version {version}, this build reads {FORMAT_VERSION}"
-        ));
+        return Err(WeightsFileError::Version(version));
     }
     let variant = match r.take::<1>()[0] {
         0 => Variant::Armenian,
         1 => Variant::Turkish,
-        v => return Err(format!("weights file names an unknown variant ({v})")),
+        v => return Err(WeightsFileError::Variant(v)),
     };
     let model = match r.take::<1>()[0] {
         0 => Model::Hand,
         1 => Model::Patterns,
-        m => return Err(format!("weights file names an unknown model ({m})")),
+        m => return Err(WeightsFileError::Model(m)),
     };
     let terms = u16::from_le_bytes(r.take()) as usize;
     if terms != TERMS {
-        return Err(format!(
-            "weights file has {terms} hand terms, this build has {TERMS}"
-        ));
+        return Err(WeightsFileError::Terms(terms));
     }
     let description_len = u16::from_le_bytes(r.take()) as usize;
     let n = u32::from_le_bytes(r.take()) as usize;
@@ -115,25 +192,26 @@ pub fn decode(bytes: &[u8]) -> Result<VariantWeights, String> {
         Model::Patterns => Layout::get().params(),
     };
     if n != expected_n {
-        return Err(format!(
-            "weights file has {n} pattern weights, model {} has {expected_n}",
-            model.name()
-        ));
+        return Err(WeightsFileError::Patterns {
+            found: n,
+            model,
+            expected: expected_n,
+        });
     }
     let expected_len = HEADER_BYTES + description_len + 4 * TERMS + 4 * n + CHECKSUM_BYTES;
     if bytes.len() != expected_len {
-        return Err(format!(
-            "weights file is {} bytes, its header says {expected_len} (truncated or damaged)",
-            bytes.len()
-        ));
+        return Err(WeightsFileError::Length {
+            found: bytes.len(),
+            expected: expected_len,
+        });
     }
     let body = &bytes[..expected_len - CHECKSUM_BYTES];
     let stored = u32::from_le_bytes(bytes[body.len()..].try_into().expect("4 bytes"));
     if checksum(body) != stored {
-        return Err("weights file checksum does not match (damaged file)".into());
+        return Err(WeightsFileError::Checksum);
     }
     let description = std::str::from_utf8(&bytes[r.at..r.at + description_len])
-        .map_err(|_| "weights file description is not UTF-8".to_string())?
+        .map_err(|_| WeightsFileError::Description)?
         .to_string();
     r.at += description_len;
     let mut hand: HandWeights = [0; TERMS];
@@ -143,12 +221,10 @@ pub fn decode(bytes: &[u8]) -> Result<VariantWeights, String> {
     let patterns = match model {
         Model::Hand => None,
         Model::Patterns => {
-            let read = |r: &mut Reader| -> Result<Vec<i16>, String> {
+            let read = |r: &mut Reader| -> Result<Vec<i16>, WeightsFileError> {
                 (0..n)
                     .map(|_| match i16::from_le_bytes(r.take()) {
-                        i16::MIN => {
-                            Err("weights file holds a pattern weight of -32768".to_string())
-                        }
+                        i16::MIN => Err(WeightsFileError::PatternMin),
                         x => Ok(x),
                     })
                     .collect()

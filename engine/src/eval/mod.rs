@@ -155,24 +155,39 @@ pub const HAND_NAMES: [(&str, Variant); 2] = [
     ("turkish-hand", Variant::Turkish),
 ];
 
-/// The built-in set called `name` (`NAMED` or `HAND_NAMES`), or why there
-/// is none.
-pub fn named(name: &str) -> Result<VariantWeights, String> {
-    if let Some(&(_, v)) = HAND_NAMES.iter().find(|(n, _)| *n == name) {
-        return Ok(VariantWeights::hand_set(v));
-    }
-    let (_, bytes) = NAMED.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+/// No built-in set has the name asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownWeights(pub String);
+
+impl std::fmt::Display for UnknownWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let names: Vec<&str> = NAMED
             .iter()
             .map(|(n, _)| *n)
             .chain(HAND_NAMES.iter().map(|(n, _)| *n))
             .collect();
-        format!(
-            "no built-in weights called {name:?} (built in: {})",
+        write!(
+            f,
+            "no built-in weights called {:?} (built in: {})",
+            self.0,
             names.join(", ")
         )
-    })?;
-    file::decode(bytes).map_err(|e| format!("built-in weights {name}: {e}"))
+    }
+}
+
+impl std::error::Error for UnknownWeights {}
+
+/// The built-in set called `name` (`NAMED` or `HAND_NAMES`), or the error
+/// that there is none. (The built-in files decode: the tests check each.)
+pub fn named(name: &str) -> Result<VariantWeights, UnknownWeights> {
+    if let Some(&(_, v)) = HAND_NAMES.iter().find(|(n, _)| *n == name) {
+        return Ok(VariantWeights::hand_set(v));
+    }
+    let (_, bytes) = NAMED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| UnknownWeights(name.to_string()))?;
+    Ok(file::decode(bytes).unwrap_or_else(|e| panic!("built-in weights {name}: {e}")))
 }
 
 /// The weights the search uses: per variant the default set, or another

@@ -59,9 +59,9 @@ use crate::moves::Move;
 use crate::position::Position;
 #[cfg(feature = "lab")]
 pub use lab::{sparring, Style};
-#[cfg(feature = "lab")]
-pub use params::LabSwitches;
 pub use params::Tuning;
+#[cfg(feature = "lab")]
+pub use params::{LabSwitches, TuningError};
 use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};

@@ -124,6 +124,58 @@ impl Default for LabSwitches {
     }
 }
 
+/// Why a search switch was not set by name.
+#[cfg(feature = "lab")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TuningError {
+    /// The search has no switch of this name.
+    Unknown(String),
+    /// The switch takes a whole number.
+    NotANumber {
+        /// The switch.
+        name: String,
+        /// What was given.
+        value: String,
+    },
+    /// The switch takes at least `min`.
+    TooSmall {
+        /// The switch.
+        name: String,
+        /// Its least value.
+        min: i32,
+        /// What was given.
+        got: i32,
+    },
+    /// The switch takes true or false.
+    NotAFlag {
+        /// The switch.
+        name: String,
+        /// What was given.
+        value: String,
+    },
+}
+
+#[cfg(feature = "lab")]
+impl std::fmt::Display for TuningError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TuningError::Unknown(name) => write!(f, "unknown tuning parameter {name:?}"),
+            TuningError::NotANumber { name, value } => {
+                write!(f, "{name}: expected a number, got {value:?}")
+            }
+            TuningError::TooSmall { name, min, got } => {
+                write!(f, "{name}: must be at least {min}, got {got}")
+            }
+            TuningError::NotAFlag { name, value } => {
+                write!(f, "{name}: expected true or false, got {value:?}")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "lab")]
+impl std::error::Error for TuningError {}
+
 #[cfg(feature = "lab")]
 impl Tuning {
     /// The settings that see shots (forced replies free on every line,
@@ -142,26 +194,36 @@ impl Tuning {
     }
 
     /// Sets one field by name (`rfp_depth`, `probcut`, ...) from text.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), TuningError> {
         match self.try_set(name, value)? {
             true => Ok(()),
-            false => Err(format!("unknown tuning parameter {name:?}")),
+            false => Err(TuningError::Unknown(name.to_string())),
         }
     }
 
     /// `set`, but `Ok(false)` when `name` is no switch of the search (the
     /// caller may know it as something else, e.g. an engine option).
-    pub fn try_set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+    pub fn try_set(&mut self, name: &str, value: &str) -> Result<bool, TuningError> {
         let int = || {
-            value
-                .parse::<i32>()
-                .map_err(|_| format!("{name}: expected a number, got {value:?}"))
+            value.parse::<i32>().map_err(|_| TuningError::NotANumber {
+                name: name.to_string(),
+                value: value.to_string(),
+            })
         };
         let at_least = |min: i32| match int()? {
             v if v >= min => Ok(v),
-            v => Err(format!("{name}: must be at least {min}, got {v}")),
+            got => Err(TuningError::TooSmall {
+                name: name.to_string(),
+                min,
+                got,
+            }),
         };
-        let flag = || crate::rules::parse_bool(value).map_err(|e| format!("{name}: {e}"));
+        let flag = || {
+            crate::rules::parse_bool(value).map_err(|_| TuningError::NotAFlag {
+                name: name.to_string(),
+                value: value.to_string(),
+            })
+        };
         let lab = &mut self.lab;
         match name {
             "forced_extension" => lab.forced_extension = flag()?,

@@ -228,7 +228,13 @@ fn go_with_limits() {
         assert!(took < within, "{go}: {took:?}");
         let (depth, nodes) = last_depth_and_nodes(&lines);
         if go == "go nodes 2000" {
-            assert!(nodes <= 2000, "{go}: {lines:?}");
+            // The last line before bestmove has the search's totals: all
+            // the nodes, also those of the unfinished iteration.
+            assert_eq!(nodes, 2000, "{go}: {lines:?}");
+            assert!(
+                lines[lines.len() - 2].starts_with("info depth"),
+                "{lines:?}"
+            );
         }
         if go == "go depth 5" {
             assert_eq!(depth, 5, "{go}: {lines:?}");

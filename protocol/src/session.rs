@@ -573,6 +573,8 @@ impl SearchJob {
         let options = searcher.options().clone();
         let tuning = searcher.tuning().clone();
         let inject = self.policy.inject;
+        // The depth and nodes of the last line printed.
+        let reported = std::cell::Cell::new(None);
         let result = catch_unwind(AssertUnwindSafe(|| {
             if inject == Some(InjectedFault::Panic) {
                 panic!("injected fault (TAMA_INJECT_FAULT=panic)");
@@ -580,6 +582,7 @@ impl SearchJob {
             let mut report = |info: &SearchInfo| {
                 if let Some(line) = reporter.info(&root, info) {
                     out.line(&line);
+                    reported.set(Some((info.depth, info.nodes)));
                 }
             };
             searcher.search(&self.game, &self.limits, &self.control, &mut report)
@@ -610,6 +613,7 @@ impl SearchJob {
         if fault.is_none() {
             fault = problem;
         }
+        let failed = fault.is_some();
         if let Some(why) = fault {
             self.faults.fetch_add(1, Ordering::Relaxed);
             let answer = outcome.best_move.map_or("no move".to_string(), |m| {
@@ -622,6 +626,15 @@ impl SearchJob {
                 std::process::exit(STRICT_FAULT_STATUS);
             }
             out.line(&reporter.error(&format!("{why}; playing {answer}")));
+        }
+        // The totals at the end, unless the last line printed has them
+        // already: an unfinished iteration's nodes and time are in no line.
+        let last = outcome
+            .last
+            .as_ref()
+            .filter(|i| !failed && reported.get() != Some((i.depth, i.nodes)));
+        if let Some(line) = last.and_then(|i| reporter.info(&root, i)) {
+            out.line(&line);
         }
         out.finish(&reporter.best(&root, &outcome));
         searcher

@@ -114,6 +114,11 @@ pub struct SearchOutcome {
     /// measuring Lazy SMP: with a core per thread, the time to a depth
     /// follows the busiest thread).
     pub thread_nodes: Vec<u64>,
+    /// The search's last report: the best line of the deepest completed
+    /// iteration with the totals at the end (all nodes, the whole time,
+    /// the table's use, the database hits), for the final `info` line.
+    /// `None` when no iteration completed.
+    pub last: Option<SearchInfo>,
 }
 
 /// The protocol's options that shape a search (set between searches).
@@ -439,22 +444,26 @@ impl Searcher {
             }
         }
         let best = main.best.as_ref();
+        let elapsed = started.elapsed();
+        let last = best
+            .filter(|b| b.score > -INF && main.depth > 0)
+            .map(|b| SearchInfo {
+                depth: main.depth,
+                seldepth: (b.seldepth as u32).max(main.depth),
+                multipv: 1,
+                score: Score::from_internal(b.score.clamp(-MATE, MATE)),
+                bound: Bound::Exact,
+                nodes,
+                nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                hashfull: self.tt.hashfull(),
+                time: elapsed,
+                pv: b.pv.clone(),
+                tbhits,
+            });
         if !std::ptr::eq(main, &results[0]) {
-            if let Some(b) = best {
-                let elapsed = started.elapsed();
-                info(&SearchInfo {
-                    depth: main.depth,
-                    seldepth: (b.seldepth as u32).max(main.depth),
-                    multipv: 1,
-                    score: Score::from_internal(b.score.clamp(-MATE, MATE)),
-                    bound: Bound::Exact,
-                    nodes,
-                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                    hashfull: self.tt.hashfull(),
-                    time: elapsed,
-                    pv: b.pv.clone(),
-                    tbhits,
-                });
+            // A helper's line is the answer: it is reported as well.
+            if let Some(l) = &last {
+                info(l);
             }
         }
         let best_move = best.map(|b| b.mv).or(Some(first_move));
@@ -473,6 +482,7 @@ impl Searcher {
             depth: main.depth,
             nodes,
             thread_nodes: results.iter().map(|r| r.nodes).collect(),
+            last,
         }
     }
 

@@ -136,6 +136,9 @@ pub fn search(
         depth: completed as u32,
         nodes: s.nodes,
         thread_nodes: vec![s.nodes],
+        // Its iterations' lines are the report: the sparring opponent
+        // adds no final one.
+        last: None,
     }
 }
 

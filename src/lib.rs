@@ -1,13 +1,9 @@
-//! The `tama` package's library: the match runner behind `tama match`, the
-//! board server behind `tama gui`, and the training pipeline behind
-//! `tama datagen` and `tama train`.
+//! The `tama` package's library: the board server behind `tama gui`, and
+//! the training pipeline behind `tama datagen` and `tama train`.
 //!
-//! It lives here, beside the binary that runs it, rather than in the
-//! protocol crate: the runner is a client of the protocol (through
-//! `tama_protocol::client`), not part of it. It is a library target (and not
-//! a module of the binary) so that the end-to-end tests can read back what
-//! the runner writes (PDN, results files) with the runner's own readers.
+//! It is a library target (and not a module of the binary) so that the
+//! end-to-end tests can drive the board server and read back what the
+//! commands write with the same code.
 
 pub mod evaltrain;
 pub mod gui;
-pub mod tournament;

@@ -28,7 +28,7 @@ fn run(cli: Cli) -> i32 {
         Some(Command::Hub(a)) => {
             tuning(&a.set).map(|t| tama_protocol::run_stdio(Some(Dialect::Hub), t))
         }
-        Some(Command::Match(a)) => Ok(tama::tournament::main(&a.args)),
+        Some(Command::Match(a)) => Ok(tama_match::main(&a.args)),
         Some(Command::Perft(a)) => commands::perft_command(&a).map(|()| 0),
         Some(Command::Bench(a)) => commands::bench_command(&a).map(|()| 0),
         Some(Command::Search(a)) => commands::search_command(&a).map(|()| 0),

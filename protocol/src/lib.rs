@@ -1,5 +1,6 @@
-//! Tama's line protocol: the UCI and Hub dialects (engine side) and the
-//! client that starts and talks to engine processes (the match runner).
+//! Tama's line protocol, engine side: the UCI and Hub dialects. (The client
+//! side, which starts and talks to engine processes, is the match runner's:
+//! `tama_match::client`.)
 //!
 //! `run` is the engine's main loop: the first non-blank input line chooses
 //! the dialect (`hub` for Hub, anything else UCI), then every line is
@@ -7,7 +8,6 @@
 //! input a running search is stopped and its answer printed before `run`
 //! returns.
 
-pub mod client;
 pub mod hub;
 pub mod memory;
 pub mod options;

@@ -10,7 +10,6 @@
 //! writing), and goes on from the next game. Ctrl-C stops the games in
 //! progress; every game finished before them is written (exit status 130).
 
-use crate::tournament::signal;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -25,6 +24,7 @@ use tama_engine::search::{SearchControl, SearchLimits, Searcher};
 use tama_engine::training::record::{self, DataHeader, GameRecord};
 use tama_engine::training::selfplay::SelfPlay;
 use tama_engine::{movegen, Game, Rules};
+use tama_match::signal;
 
 #[derive(Clone, Debug)]
 pub struct Settings {

@@ -3,21 +3,23 @@
 //! Engine -> page: a server-sent-events stream (`GET /engine/events`), one
 //! `data:` line per protocol line. Page -> engine: `POST /engine/send` with
 //! the session's token and the lines as the body. The relay reads nothing
-//! into the lines: the page is a protocol client like any other GUI.
+//! into the lines: the page is a protocol client like any other GUI. The
+//! engine processes are the match runner's (`tama_match::client::process`).
 
 use super::http::{self, Request};
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tama_match::client::process::Process;
 
 /// Engine processes at once: a few tabs are normal, a hundred is a runaway.
 pub const MAX_SESSIONS: usize = 8;
@@ -73,14 +75,10 @@ impl Relay {
             );
             return;
         }
-        let mut child = match Command::new(&self.engine)
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-        {
-            Ok(c) => c,
+        let mut command = Command::new(&self.engine);
+        command.arg("uci").stderr(Stdio::inherit());
+        let mut process = match Process::spawn(command) {
+            Ok(p) => p,
             Err(e) => {
                 let msg = format!("cannot start the engine {}: {e}", self.engine.display());
                 eprintln!("tama gui: {msg}");
@@ -89,27 +87,10 @@ impl Relay {
             }
         };
         self.started.fetch_add(1, Ordering::SeqCst);
-        let stdin = Arc::new(Mutex::new(child.stdin.take()));
-        let stdout = child.stdout.take().expect("stdout was piped");
+        let stdin = Arc::new(Mutex::new(process.take_input()));
         let token = new_token();
         self.sessions().insert(token.clone(), Arc::clone(&stdin));
 
-        let (tx, rx) = mpsc::channel::<Option<String>>();
-        // Engine output, line by line; `None` when the engine has exited.
-        let reader_tx = tx.clone();
-        let reader = thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if reader_tx.send(Some(l)).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-            let _ = reader_tx.send(None);
-        });
         // The page sends nothing on this connection after its request, so a
         // read that returns means the page has gone: close the engine's input
         // (= quit).
@@ -128,7 +109,7 @@ impl Relay {
 
         let streamed = http::start_event_stream(&mut stream).is_ok()
             && write_event(&mut stream, Some("session"), &[token.as_str()]).is_ok()
-            && self.pump(&mut stream, &rx);
+            && self.pump(&mut stream, process.lines());
         // Gone before the page hears of it: a line sent after `end` is
         // answered "no such session", never lost in silence.
         self.sessions().remove(&token);
@@ -136,15 +117,15 @@ impl Relay {
         if streamed {
             let _ = write_event(&mut stream, Some("end"), &["the engine has exited"]);
         }
-        finish(&mut child);
-        drop(rx);
-        let _ = reader.join();
+        if !process.finish(QUIT_GRACE) {
+            eprintln!("tama gui: the engine did not quit; killed it");
+        }
         let _ = stream.shutdown(std::net::Shutdown::Both);
     }
 
     /// Engine lines to the page until the engine exits (true) or the page is
     /// gone (false). Lines that arrive together go out as one event.
-    fn pump(&self, stream: &mut TcpStream, rx: &mpsc::Receiver<Option<String>>) -> bool {
+    fn pump(&self, stream: &mut TcpStream, rx: &Receiver<String>) -> bool {
         loop {
             let first = match rx.recv_timeout(KEEP_ALIVE) {
                 Ok(l) => l,
@@ -154,15 +135,15 @@ impl Relay {
                     }
                     continue;
                 }
-                Err(RecvTimeoutError::Disconnected) => None,
+                Err(RecvTimeoutError::Disconnected) => return true,
             };
-            let Some(first) = first else { return true };
             let mut batch = vec![first];
             let mut ended = false;
-            while let Ok(more) = rx.try_recv() {
-                match more {
-                    Some(l) => batch.push(l),
-                    None => {
+            loop {
+                match rx.try_recv() {
+                    Ok(l) => batch.push(l),
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => {
                         ended = true;
                         break;
                     }
@@ -213,24 +194,6 @@ impl Relay {
 
 fn close_input(stdin: &Mutex<Option<ChildStdin>>) {
     stdin.lock().unwrap_or_else(|e| e.into_inner()).take();
-}
-
-/// Waits for the engine to quit after its input closed; kills it when it
-/// does not within the grace time.
-fn finish(child: &mut Child) {
-    let deadline = Instant::now() + QUIT_GRACE;
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => return,
-            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(20)),
-            _ => {
-                eprintln!("tama gui: the engine did not quit; killing it");
-                let _ = child.kill();
-                let _ = child.wait();
-                return;
-            }
-        }
-    }
 }
 
 /// One event; each line becomes a `data:` line (an event's lines are joined

@@ -9,12 +9,12 @@
 use super::adjudication::Adjudicator;
 use super::clock::{go_limits, Clock, Spent};
 use super::config::{Config, EngineSpec};
+use crate::client::{Engine, Fault, Timeouts};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tama_engine::notation::pdn::Outcome;
 use tama_engine::openings::Opening;
 use tama_engine::{Color, Game, GameStatus, Move, Position};
-use tama_protocol::client::{Engine, Fault, Timeouts};
 
 /// How a game ended, before it is dressed as a record.
 #[derive(Clone, Debug)]

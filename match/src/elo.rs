@@ -141,11 +141,11 @@ pub fn fmt_elo(e: Option<(f64, f64)>) -> String {
 pub(super) mod tests {
     use super::*;
 
-    pub(in crate::tournament) fn close(a: f64, b: f64, tol: f64) -> bool {
+    pub(crate) fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
     }
 
-    pub(in crate::tournament) fn wdl(wins: u64, draws: u64, losses: u64) -> Wdl {
+    pub(crate) fn wdl(wins: u64, draws: u64, losses: u64) -> Wdl {
         Wdl {
             wins,
             draws,

@@ -6,10 +6,10 @@ use super::adjudication::Adjudication;
 use super::clock::TimeControl;
 use super::shard::Shard;
 use super::sprt::Sprt;
+use crate::client::EngineCommand;
 use std::path::PathBuf;
 use std::time::Duration;
 use tama_engine::Rules;
-use tama_protocol::client::EngineCommand;
 
 #[derive(Clone, Debug, Default)]
 pub struct EngineSpec {

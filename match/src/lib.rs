@@ -1,6 +1,8 @@
-//! `tama match`: engine-vs-engine matches and tournaments, refereed with the
-//! rules core (docs/match.md has every flag).
+//! The match runner behind `tama match`: engine-vs-engine matches and
+//! tournaments, refereed with the rules core (docs/match.md has every flag),
+//! and the client that drives the engines.
 //!
+//! - `client`: engine processes and the UCI and Hub dialects, client side;
 //! - `args`: the command line; `config`: what it describes;
 //! - `schedule`: pairings, rounds, colours and openings of every game (the
 //!   opening suites and PDN are the engine's: `tama_engine::openings`,
@@ -31,6 +33,7 @@ macro_rules! errln {
 
 pub mod adjudication;
 pub mod args;
+pub mod client;
 pub mod clock;
 pub mod config;
 pub mod elo;

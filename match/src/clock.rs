@@ -5,8 +5,8 @@
 //! `tc=inf`. `st=0.5`: a fixed time per move. `depth=N`, `nodes=N`: search
 //! limits (with or without a clock).
 
+use crate::client::GoLimits;
 use std::time::Duration;
-use tama_protocol::client::GoLimits;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TimeControl {

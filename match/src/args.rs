@@ -806,7 +806,7 @@ fn help_row(s: &mut String, left: &str, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tama_protocol::client::Proto;
+    use crate::client::Proto;
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

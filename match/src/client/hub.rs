@@ -1,0 +1,192 @@
+//! The Hub dialect from the client's side: the lines the client writes
+//! (`pos_line`, `level_line`, `set_param_line`, `GO`) and how it reads what
+//! an engine writes (parameter announcements, scores, errors, the move).
+//! The engine's side of the same grammar is `tama_protocol::hub`; both
+//! split lines with `tama_engine::notation::hub::tokenize`.
+
+use super::{move_fault, Engine, EngineCommand, EngineScore, Fault, GoLimits};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use tama_engine::notation::hub;
+use tama_engine::{Color, Move, Position, Rules};
+
+/// The line that starts a search.
+pub const GO: &str = "go think";
+
+/// `hub` ... `wait` (noting the parameters announced), the variant and the
+/// rule parameters the engine knows, the user's, then `init` ... `ready`.
+pub(super) fn handshake(
+    e: &mut Engine,
+    command: &EngineCommand,
+    rules: Rules,
+    abort: &AtomicBool,
+) -> Result<(), Fault> {
+    e.send("hub")?;
+    e.await_line("wait", abort, |e, l| {
+        if let Some(name) = param_name(l) {
+            e.announced.push(name.to_ascii_lowercase());
+        }
+    })?;
+    // The variant always (as pydraughts does); the two rule options when
+    // the engine announces them (Tama's Hub names).
+    let rule_params = [
+        ("variant", rules.variant.to_string(), true),
+        ("capture-removal", rules.capture_removal.to_string(), false),
+        (
+            "mid-capture-promotion",
+            rules.mid_capture_promotion.to_string(),
+            false,
+        ),
+    ];
+    for (name, value, always) in rule_params {
+        let announced = e.announced.iter().any(|a| a == name);
+        if !command.sets(name) && (always || announced) {
+            e.send(&set_param_line(name, &value))?;
+        }
+    }
+    for (name, value) in &command.options {
+        e.send(&set_param_line(name, value))?;
+    }
+    e.send("init")?;
+    e.await_line("ready", abort, |_, _| {})
+}
+
+/// The name of a `param name=NAME ...` announcement, if the line is one.
+pub fn param_name(line: &str) -> Option<String> {
+    let a = args(line);
+    if a.first().map(|a| a.0.as_str()) != Some("param") {
+        return None;
+    }
+    a.into_iter().find(|(k, _)| k == "name").map(|(_, n)| n)
+}
+
+/// `set-param name=NAME value=VALUE`, quoted where the text needs it.
+pub fn set_param_line(name: &str, value: &str) -> String {
+    format!(
+        "set-param name={} value={}",
+        hub::quote_value(name),
+        hub::quote_value(value)
+    )
+}
+
+/// `pos pos=POSITION [moves="M..."]`: the start and the moves since, in
+/// the Hub notation.
+pub fn pos_line(start: &Position, moves: &[Move]) -> String {
+    let mut line = format!("pos pos={}", hub::encode_position(start));
+    if !moves.is_empty() {
+        let texts: Vec<String> = moves.iter().map(hub::move_text).collect();
+        line.push_str(&format!(" moves=\"{}\"", texts.join(" ")));
+    }
+    line
+}
+
+fn secs(d: Duration) -> String {
+    let v = d.as_secs_f64();
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+/// The `level` line for these limits (`None`: nothing to say).
+/// Like pydraughts, the time sent is the remaining time minus the increment
+/// (Hub engines add the increment first).
+pub fn level_line(limits: &GoLimits, side: Color) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(t) = limits.time {
+        let inc = limits.increment[side as usize];
+        if let Some(n) = limits.moves_to_go {
+            parts.push(format!("moves={n}"));
+        }
+        parts.push(format!(
+            "time={}",
+            secs(t[side as usize].saturating_sub(inc))
+        ));
+        if !inc.is_zero() {
+            parts.push(format!("inc={}", secs(inc)));
+        }
+    }
+    if let Some(mt) = limits.movetime {
+        parts.push(format!("move-time={}", secs(mt)));
+    }
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth={d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("nodes={n}"));
+    }
+    if parts.is_empty() {
+        None
+    } else {
+        Some(format!("level {}", parts.join(" ")))
+    }
+}
+
+/// A Hub line as (name, value) pairs: the command itself first with an
+/// empty value, then each argument (a bare flag with an empty value). A
+/// line that is not Hub (see `notation::hub::tokenize`) gives no pairs.
+pub fn args(line: &str) -> Vec<(String, String)> {
+    let Ok(l) = hub::tokenize(line) else {
+        return Vec::new();
+    };
+    std::iter::once((l.command, String::new()))
+        .chain(l.args.into_iter().map(|(k, v)| (k, v.unwrap_or_default())))
+        .collect()
+}
+
+/// The score of an `info` line, if it has one.
+pub fn parse_score(line: &str) -> Option<EngineScore> {
+    let args = args(line);
+    if args.first().map(|a| a.0.as_str()) != Some("info") {
+        return None;
+    }
+    let (_, v) = args.iter().find(|(k, _)| k == "score")?;
+    let men: f64 = v.parse().ok()?;
+    if !men.is_finite() {
+        return None;
+    }
+    let cp = (men * 100.0).round().clamp(-1e6, 1e6) as i32;
+    // Scan's convention: a win in n plies is 10000 - n centi-men.
+    Some(if cp > 9000 {
+        EngineScore::Mate((10_000 - cp + 1) / 2)
+    } else if cp < -9000 {
+        EngineScore::Mate(-((10_000 + cp + 1) / 2))
+    } else {
+        EngineScore::Cp(cp)
+    })
+}
+
+/// The message of an `error [message=MSG]` line.
+pub fn parse_error(line: &str) -> Option<String> {
+    let args = args(line);
+    if args.first().map(|a| a.0.as_str()) != Some("error") {
+        return None;
+    }
+    let msg = args.iter().find(|(k, _)| k == "message");
+    Some(msg.map_or_else(|| "error".to_string(), |(_, v)| v.clone()))
+}
+
+/// The move text of a `done` line (empty when it has none; the whole line
+/// when it is not Hub, as the garbage to report).
+pub fn parse_bestmove(line: &str) -> Option<String> {
+    if line.split_whitespace().next() != Some("done") {
+        return None;
+    }
+    Some(match hub::tokenize(line) {
+        Ok(l) => l
+            .args
+            .into_iter()
+            .find(|(k, _)| k == "move")
+            .and_then(|(_, v)| v)
+            .unwrap_or_default(),
+        Err(_) => line.trim().to_string(),
+    })
+}
+
+/// Reads Hub move text against the legal moves of `pos`.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, Fault> {
+    hub::parse_move(pos, text).map_err(move_fault)
+}

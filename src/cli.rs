@@ -320,7 +320,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Random plies after the opening
-    #[arg(long, value_name = "N", default_value_t = tama::evaltrain::datagen::Settings::DEFAULT_RANDOM_PLIES)]
+    #[arg(long, value_name = "N", default_value_t = tama_train::datagen::Settings::DEFAULT_RANDOM_PLIES)]
     pub random_plies: u8,
     /// Fixes every game of the file
     #[arg(long, value_name = "N", default_value_t = 1)]

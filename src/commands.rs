@@ -8,10 +8,10 @@ use crate::cli::{
 };
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
-use tama::evaltrain::{datagen, train};
 use tama_engine::perft::{divide, perft, perft_routes};
 use tama_engine::search::{SearchControl, SearchInfo, SearchLimits, Searcher};
 use tama_engine::{Game, Position, Rules};
+use tama_train::{datagen, train};
 
 /// The start position, or the given FEN under these rules.
 fn position(fen: Option<&str>, rules: Rules) -> Result<Position, String> {
@@ -176,7 +176,12 @@ pub fn datagen_command(a: &DatagenArgs) -> Result<i32, String> {
             None => None,
         },
     };
-    let s = datagen::run(&settings, &mut progress_line)?;
+    tama_match::signal::install();
+    let s = datagen::run(
+        &settings,
+        &tama_match::signal::interrupted,
+        &mut progress_line,
+    )?;
     if std::io::stderr().is_terminal() {
         eprintln!();
     }
@@ -208,9 +213,17 @@ pub fn train_command(a: &TrainArgs) -> Result<(), String> {
     let settings = train::Settings {
         data: a.data.clone(),
         out,
-        init: a.init.clone(),
+        // Read first: a bad --init is refused before the data is read.
+        init: match &a.init {
+            Some(value) => Some((
+                value.clone(),
+                tama_protocol::options::read_weights(value)
+                    .map_err(|e| format!("--init {value}: {e}"))?,
+            )),
+            None => None,
+        },
         valid_percent: a.valid_percent,
-        fit: tama_engine::training::trainer::Settings {
+        fit: tama_train::trainer::Settings {
             model: a.model,
             epochs: a.epochs as usize,
             lambda: a.lambda,

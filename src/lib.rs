@@ -1,9 +1,6 @@
-//! The `tama` package's library: the board server behind `tama gui`, and
-//! the training pipeline behind `tama datagen` and `tama train`.
+//! The `tama` package's library: the board server behind `tama gui`.
 //!
 //! It is a library target (and not a module of the binary) so that the
-//! end-to-end tests can drive the board server and read back what the
-//! commands write with the same code.
+//! end-to-end tests can drive the board server.
 
-pub mod evaltrain;
 pub mod gui;

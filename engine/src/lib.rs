@@ -12,8 +12,8 @@
 //!   PDN games;
 //! - `openings`: the opening suites (built in, generated, or read from FEN
 //!   and PDN text);
-//! - `eval`: the static evaluation, its weights per variant;
-//!   `training`: self-play data and the fitting of those weights;
+//! - `eval`: the static evaluation, its weights per variant (learned by
+//!   the tama-train crate);
 //!   `search`: the search, its scores and
 //!   its transposition table, and `bench`, its signature;
 //! - `rng`: the one pseudo-random generator (tests, self-play, the runner);
@@ -37,11 +37,10 @@ pub mod rules;
 pub mod search;
 pub mod shots;
 pub mod square;
-pub mod training;
 mod zobrist;
 
-#[cfg(test)]
-mod testutil;
+#[cfg(any(test, feature = "test-util"))]
+pub mod testutil;
 
 pub use bitboard::{Bitboard, Direction};
 pub use game::{Game, GameStatus};

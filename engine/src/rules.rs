@@ -118,7 +118,7 @@ impl Rules {
 
     /// Distinct small number per rule set (mixed into the Zobrist key so that
     /// one table never confuses positions played under different rules).
-    pub(crate) const fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         (self.variant as usize) * 4
             + (self.capture_removal as usize) * 2
             + self.mid_capture_promotion as usize

@@ -4,7 +4,7 @@
 //! the `eval` command, `Weights` for what the search holds.
 //!
 //! The evaluation is linear in its weights, so that they can be fitted to
-//! games (`crate::training`): the hand terms (`hand`: material,
+//! games (`tama_train`): the hand terms (`hand`: material,
 //! advancement, runaway men, ...) and, in the `patterns` model, Scan-style
 //! board patterns (`pattern`). Each variant has its own set
 //! (`VariantWeights`). The default (`builtin`) is one of the sets built in

@@ -4,7 +4,7 @@
 //!
 //! A shot is a quiet sacrifice that forces the opponent's capture, after
 //! which more forced captures win material or the game. They were harvested
-//! from self-play games by the sparring search (`harvest`), a full-width
+//! from self-play games by the sparring search (`tama_train::harvest`), a full-width
 //! search that spends no depth on forced replies: such a search sees a shot
 //! of N sacrifices at depth N, whereas a selective search whose reductions
 //! and pruning treat the sacrifice as a bad move may need a great depth.
@@ -20,9 +20,6 @@
 //! depth at which the oracle's choice became a winning move for good, the
 //! oracle's score for it and how much more it wins than the best other
 //! move (centi-men, side to move).
-
-#[cfg(feature = "lab")]
-pub mod harvest;
 
 use crate::game::Game;
 use crate::moves::Move;

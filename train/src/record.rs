@@ -9,9 +9,9 @@
 //! in at most one partial game: `scan` finds where the whole games end, and
 //! the writer cuts the tail there before it appends more.
 
-use crate::bitboard::Bitboard;
-use crate::position::Position;
-use crate::rules::{Color, Rules};
+use tama_engine::bitboard::Bitboard;
+use tama_engine::position::Position;
+use tama_engine::rules::{Color, Rules};
 
 /// The first bytes of a training-data file.
 pub const MAGIC: &[u8; 8] = b"TAMADATA";

@@ -18,19 +18,19 @@
 //!
 //! A cheaper oracle search at `probe_depth` screens the positions first.
 
-use super::Shot;
-use crate::eval::Weights;
-use crate::game::{Game, GameStatus};
-use crate::movegen;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rng::Rng;
-use crate::rules::Rules;
-use crate::search::tt::TranspositionTable;
-use crate::search::{
+use tama_engine::eval::Weights;
+use tama_engine::game::{Game, GameStatus};
+use tama_engine::movegen;
+use tama_engine::moves::Move;
+use tama_engine::position::Position;
+use tama_engine::rng::Rng;
+use tama_engine::rules::Rules;
+use tama_engine::search::tt::TranspositionTable;
+use tama_engine::search::{
     sparring, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome, Searcher,
     MATE, MAX_PLY,
 };
+use tama_engine::shots::Shot;
 
 /// Moves scoring within this of the best are winning moves too.
 pub const WINNING_SLACK: i32 = 50;
@@ -247,7 +247,7 @@ impl Oracle {
 
 /// The outcome's score in internal units (a win or loss as `MATE - plies`).
 fn score_of(out: &SearchOutcome) -> i32 {
-    use crate::search::Score;
+    use tama_engine::search::Score;
     match out.score {
         Some(Score::Cp(v)) => v,
         Some(Score::Mate(n)) if n > 0 => MATE - 2 * n + 1,
@@ -330,8 +330,8 @@ fn random_opening(rng: &mut Rng, config: &Config) -> Option<Game> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::VariantWeights;
-    use crate::rules::Variant;
+    use tama_engine::eval::VariantWeights;
+    use tama_engine::rules::Variant;
 
     /// Cheaper than the suite's settings: a shallower oracle.
     fn config(rules: Rules) -> Config {
@@ -375,7 +375,7 @@ mod tests {
         // are played with the hand-set weights, so that a new default set
         // does not move the seed; a change of the search still can (of
         // seeds 2 to 20, 2, 4, 6, 13, 14, 15, 17 and 20 find some;
-        // `cargo run --release -p tama-engine --example shots -- harvest
+        // `cargo run --release -p tama-train --example shots -- harvest
         // turkish 2 SEED 1000 6 3 5 2 2 hand` lists what a seed gives).
         let mut cfg = config(Rules::TURKISH);
         cfg.games = 2;

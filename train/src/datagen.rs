@@ -1,5 +1,5 @@
 //! `tama datagen`: self-play games for training the evaluation, appended to
-//! a data file (format: `tama_engine::training::record`, docs/evaluation.md).
+//! a data file (format: `record`, docs/evaluation.md).
 //!
 //! Game `g` of a file starts from a built-in opening and a few random plies
 //! drawn from the seed and `g` alone, and each game runs on a fresh search
@@ -10,6 +10,8 @@
 //! writing), and goes on from the next game. Ctrl-C stops the games in
 //! progress; every game finished before them is written (exit status 130).
 
+use crate::record::{self, DataHeader, GameRecord};
+use crate::selfplay::SelfPlay;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -21,10 +23,7 @@ use tama_engine::eval::{VariantWeights, Weights};
 use tama_engine::openings;
 use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
-use tama_engine::training::record::{self, DataHeader, GameRecord};
-use tama_engine::training::selfplay::SelfPlay;
 use tama_engine::{movegen, Game, Rules};
-use tama_match::signal;
 
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -145,9 +144,14 @@ fn play_game(
     SelfPlay::new(limits).play(searcher, game, plies, control)
 }
 
-/// Runs datagen until the file holds `settings.games` games or Ctrl-C.
+/// Runs datagen until the file holds `settings.games` games or
+/// `interrupted` says so (Ctrl-C: the caller installs the handler).
 /// `progress` gets a line now and then (games, positions, positions/s).
-pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+pub fn run(
+    settings: &Settings,
+    interrupted: &(dyn Fn() -> bool + Sync),
+    progress: &mut dyn FnMut(&str),
+) -> Result<Summary, String> {
     if settings.nodes.is_none() && settings.depth.is_none() {
         return Err("give a search budget: --nodes N or --depth D".into());
     }
@@ -166,7 +170,6 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
     let openings = openings::builtin(settings.rules)?;
     let next = AtomicU64::new(had_games);
     let control = Arc::new(SearchControl::new());
-    signal::install();
     let (tx, rx) = mpsc::channel::<(u64, Option<GameRecord>)>();
     let mut summary = Summary {
         games: had_games,
@@ -203,7 +206,7 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
         let mut last_line = Instant::now();
         let mut bytes = Vec::new();
         loop {
-            if signal::interrupted() && !control.is_stopped() {
+            if interrupted() && !control.is_stopped() {
                 summary.interrupted = true;
                 control.stop();
             }

@@ -15,14 +15,14 @@
 //! `eval::pattern::for_each_config`), read in floating point; the result is
 //! rounded to the evaluation's fixed point at the end.
 
-use super::record::GameRecord;
-use crate::eval::hand::{self, TERMS};
-use crate::eval::pattern::{self, Layout, PatternParams, PatternTable, REGIONS};
-use crate::eval::{Model, VariantWeights};
-use crate::position::Position;
-use crate::rng::Rng;
-use crate::rules::Color;
+use crate::record::GameRecord;
 use std::time::Instant;
+use tama_engine::eval::hand::{self, TERMS};
+use tama_engine::eval::pattern::{self, Layout, PatternParams, PatternTable, REGIONS};
+use tama_engine::eval::{Model, VariantWeights};
+use tama_engine::position::Position;
+use tama_engine::rng::Rng;
+use tama_engine::rules::Color;
 
 /// One training position.
 #[derive(Clone, Copy, Debug)]

@@ -1,13 +1,13 @@
 //! Harvests the shot suite from self-play (docs/testing.md; `tama tactics`
 //! scores it):
 //!
-//! cargo run --release -p tama-engine --example shots -- harvest VARIANT GAMES SEED \
+//! cargo run --release -p tama-train --example shots -- harvest VARIANT GAMES SEED \
 //!     [GAME_NODES OPENING_PLIES PROBE_DEPTH ORACLE_DEPTH PER_GAME SHALLOW_DEPTH [hand]]
 //!
 //! (`hand`: the games are played with the hand-set weights, not the default)
 
-use tama_engine::shots::harvest;
 use tama_engine::Rules;
+use tama_train::harvest;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -5,21 +5,23 @@
 //! alike to test each other): a game goes to the validation set when a hash
 //! of its file and number falls in the `valid_percent` share.
 
+use crate::record::{self, DataHeader};
+use crate::trainer::{self, EpochReport, Sample};
 use std::path::PathBuf;
 use std::time::Instant;
 use tama_engine::eval::{file, hand, VariantWeights};
 use tama_engine::rng::Rng;
-use tama_engine::training::record::{self, DataHeader};
-use tama_engine::training::trainer::{self, EpochReport, Sample};
 use tama_engine::Variant;
 
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub data: Vec<PathBuf>,
     pub out: PathBuf,
-    /// Start from these weights instead of the hand-set ones: a weights
-    /// file or `builtin:NAME`, as the `EvalFile` option takes them.
-    pub init: Option<String>,
+    /// Start from these weights instead of the hand-set ones: the value
+    /// given (a weights file or `builtin:NAME`, as the `EvalFile` option
+    /// takes them) and the weights it names, read by the caller before
+    /// the data (which may take minutes), so that a bad value fails fast.
+    pub init: Option<(String, VariantWeights)>,
     pub valid_percent: u32,
     pub fit: trainer::Settings,
     /// The command line, kept in the weights file.
@@ -58,7 +60,7 @@ fn load(
         let expected = *variant.get_or_insert(v);
         if expected != v {
             let before = match &settings.init {
-                Some(value) => format!("--init {value} holds {expected} weights"),
+                Some((value, _)) => format!("--init {value} holds {expected} weights"),
                 None => "the files before it another variant".to_string(),
             };
             return Err(format!("{name} holds {v} games, {before}"));
@@ -88,22 +90,16 @@ fn load(
 
 pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
     let started = Instant::now();
-    // The weights are read first: a bad --init is refused before the data,
-    // which may take minutes, is read.
-    let init = match &settings.init {
-        Some(value) => Some(
-            tama_protocol::options::read_weights(value)
-                .map_err(|e| format!("--init {value}: {e}"))?,
-        ),
-        None => None,
-    };
-    let (variant, train, valid) = load(settings, init.as_ref())?;
+    let init = settings.init.as_ref().map(|(_, w)| w);
+    let (variant, train, valid) = load(settings, init)?;
     progress(&format!(
         "{variant}: {} training positions, {} validation positions",
         train.len(),
         valid.len()
     ));
-    let start = init.unwrap_or_else(|| VariantWeights::hand_set(variant));
+    let start = init
+        .cloned()
+        .unwrap_or_else(|| VariantWeights::hand_set(variant));
     let epochs = settings.fit.epochs;
     let fit = trainer::train(
         &train,

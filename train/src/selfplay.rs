@@ -9,11 +9,11 @@
 //! the same forced win; a draw after `no_progress_plies` plies without a
 //! capture or a man moving forward, or at `max_plies`.
 
-use super::record::{Ending, GameRecord, GameResult, Record};
-use crate::game::{Game, GameStatus};
-use crate::movegen;
-use crate::search::{Score, SearchControl, SearchLimits, Searcher};
-use crate::Color;
+use crate::record::{Ending, GameRecord, GameResult, Record};
+use tama_engine::game::{Game, GameStatus};
+use tama_engine::movegen;
+use tama_engine::search::{Score, SearchControl, SearchLimits, Searcher};
+use tama_engine::Color;
 
 /// The self-play game loop of `tama datagen`: the settings of every game.
 #[derive(Clone, Debug)]

@@ -1,15 +1,15 @@
-use super::record::*;
-use super::selfplay::SelfPlay;
-use super::trainer::{self, Sample, Settings};
-use crate::eval::pattern::{Layout, PatternParams, PatternTable};
-use crate::eval::{self, hand, Model, VariantWeights, Weights};
-use crate::game::Game;
-use crate::movegen;
-use crate::position::Position;
-use crate::rng::Rng;
-use crate::rules::{CaptureRemoval, Rules, Variant};
-use crate::search::{SearchControl, SearchLimits, Searcher};
-use crate::testutil::random_position;
+use crate::record::*;
+use crate::selfplay::SelfPlay;
+use crate::trainer::{self, Sample, Settings};
+use tama_engine::eval::pattern::{Layout, PatternParams, PatternTable};
+use tama_engine::eval::{self, hand, Model, VariantWeights, Weights};
+use tama_engine::game::Game;
+use tama_engine::movegen;
+use tama_engine::position::Position;
+use tama_engine::rng::Rng;
+use tama_engine::rules::{CaptureRemoval, Rules, Variant};
+use tama_engine::search::{SearchControl, SearchLimits, Searcher};
+use tama_engine::testutil::random_position;
 
 fn header() -> DataHeader {
     DataHeader {
@@ -82,7 +82,7 @@ fn games_round_trip_and_a_cut_tail_is_left_out() {
     assert_eq!(scan.whole_bytes, body.len());
     // Cut anywhere: exactly the games that are whole come back.
     for cut in 0..body.len() {
-        let s = super::record::scan(&body[..cut], rules).unwrap();
+        let s = crate::record::scan(&body[..cut], rules).unwrap();
         let whole = ends.iter().rposition(|&e| e <= cut).unwrap();
         assert_eq!(s.games.len(), whole, "cut at {cut}");
         assert_eq!(s.whole_bytes, ends[whole]);
@@ -311,9 +311,9 @@ fn trainer_recovers_known_pattern_weights() {
     let mut seen = vec![0u32; layout.params()];
     for s in &probe {
         let p = &s.position;
-        crate::eval::pattern::for_each_config(
-            p.men(crate::Color::White).0,
-            p.men(crate::Color::Black).0,
+        tama_engine::eval::pattern::for_each_config(
+            p.men(tama_engine::Color::White).0,
+            p.men(tama_engine::Color::Black).0,
             |r, c| {
                 if let Some((i, _)) = layout.slot(r, c).get() {
                     seen[i] += 1;

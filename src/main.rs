@@ -1,17 +1,16 @@
-//! The `tama` binary: command-line dispatch only.
+//! The `tama` binary: the command line (`cli`) and one module per command
+//! (`commands`).
 
 mod cli;
 mod commands;
-mod egtb;
-mod egtb_games;
-mod tactics;
 
-use cli::{tuning, Cli, Command};
+use cli::{Cli, Command};
+use commands as run;
 use tama_protocol::session::Dialect;
 
 fn main() {
     let status = match cli::parse(std::env::args_os()) {
-        Ok(cli) => run(cli),
+        Ok(cli) => dispatch(cli),
         Err(status) => status,
     };
     std::process::exit(status);
@@ -19,24 +18,20 @@ fn main() {
 
 /// Runs the command; returns the exit status (2 with a one-line error for
 /// bad input).
-fn run(cli: Cli) -> i32 {
+fn dispatch(cli: Cli) -> i32 {
     let done = match cli.command {
-        None => tuning(&cli.set).map(|t| tama_protocol::run_stdio(None, t)),
-        Some(Command::Uci(a)) => {
-            tuning(&a.set).map(|t| tama_protocol::run_stdio(Some(Dialect::Uci), t))
-        }
-        Some(Command::Hub(a)) => {
-            tuning(&a.set).map(|t| tama_protocol::run_stdio(Some(Dialect::Hub), t))
-        }
-        Some(Command::Match(a)) => Ok(tama_match::main(&a.args)),
-        Some(Command::Perft(a)) => commands::perft_command(&a).map(|()| 0),
-        Some(Command::Bench(a)) => commands::bench_command(&a).map(|()| 0),
-        Some(Command::Search(a)) => commands::search_command(&a).map(|()| 0),
-        Some(Command::Datagen(a)) => commands::datagen_command(&a),
-        Some(Command::Train(a)) => commands::train_command(&a).map(|()| 0),
-        Some(Command::Gui(a)) => commands::gui_command(&a).map(|()| 0),
-        Some(Command::Egtb(c)) => egtb::run(&c).map(|()| 0),
-        Some(Command::Tactics(a)) => commands::tactics_command(&a).map(|()| 0),
+        None => run::protocol::run(None, &cli.set),
+        Some(Command::Uci(a)) => run::protocol::run(Some(Dialect::Uci), &a.set),
+        Some(Command::Hub(a)) => run::protocol::run(Some(Dialect::Hub), &a.set),
+        Some(Command::Match(a)) => Ok(run::r#match::run(&a.args)),
+        Some(Command::Perft(a)) => run::perft::run(&a).map(|()| 0),
+        Some(Command::Bench(a)) => run::bench::run(&a).map(|()| 0),
+        Some(Command::Search(a)) => run::search::run(&a).map(|()| 0),
+        Some(Command::Datagen(a)) => run::datagen::run(&a),
+        Some(Command::Train(a)) => run::train::run(&a).map(|()| 0),
+        Some(Command::Gui(a)) => run::gui::run(&a).map(|()| 0),
+        Some(Command::Egtb(c)) => run::egtb::run(&c).map(|()| 0),
+        Some(Command::Tactics(a)) => run::tactics::command(&a).map(|()| 0),
     };
     done.unwrap_or_else(|e| {
         eprintln!("error: {e}");

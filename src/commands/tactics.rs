@@ -3,6 +3,7 @@
 //! (engine options as `setoption` gives them, search switches as `--set`).
 
 use crate::cli::{Setting, TacticsArgs};
+use std::io::Write;
 use tama_engine::search::{Searcher, Tuning};
 use tama_engine::shots::{self, Shot, SuiteScore};
 use tama_engine::Variant;
@@ -117,4 +118,13 @@ fn misses(shots: &[Shot], score: &SuiteScore, line: &mut dyn FnMut(&str)) {
             shot.depth
         ));
     }
+}
+
+/// `tama tactics`: the shot suite's score, a line per variant and budget
+/// as each is done (`tactics`).
+pub fn command(a: &TacticsArgs) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    run(a, &mut |line| {
+        let _ = writeln!(stdout.lock(), "{line}");
+    })
 }

@@ -21,8 +21,8 @@ pub fn run(command: &EgtbCommand) -> Result<(), String> {
         EgtbCommand::Jobs(a) => jobs_command(a),
         EgtbCommand::Probe(a) => probe_command(a),
         EgtbCommand::Stats(a) => stats_command(a),
-        EgtbCommand::Audit(a) => crate::egtb_games::audit_command(a),
-        EgtbCommand::Starts(a) => crate::egtb_games::starts_command(a),
+        EgtbCommand::Audit(a) => super::egtb_games::audit_command(a),
+        EgtbCommand::Starts(a) => super::egtb_games::starts_command(a),
     }
 }
 

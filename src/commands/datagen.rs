@@ -1,0 +1,55 @@
+//! `tama datagen`: self-play games for training, appended to a data file
+//! (`tama_train::datagen`).
+
+use super::progress_line;
+use crate::cli::DatagenArgs;
+use std::io::IsTerminal;
+use tama_train::datagen;
+
+/// `tama datagen`: plays until the file holds `--games` games or Ctrl-C;
+/// returns the exit status (130 after Ctrl-C, the file complete up to the
+/// last finished game).
+pub fn run(a: &DatagenArgs) -> Result<i32, String> {
+    let settings = datagen::Settings {
+        out: a.out.clone(),
+        rules: a.rules.rules(),
+        nodes: match (a.nodes, a.depth) {
+            (None, None) => Some(datagen::Settings::DEFAULT_NODES),
+            (nodes, _) => nodes,
+        },
+        depth: a.depth,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        games: a.games.unwrap_or(u64::MAX),
+        threads: a.threads as usize,
+        hash_mb: a.hash as usize,
+        weights: match &a.eval_file {
+            Some(value) => Some(
+                tama_protocol::options::read_weights(value)
+                    .map_err(|e| format!("--eval-file {value}: {e}"))?,
+            ),
+            None => None,
+        },
+    };
+    tama_match::signal::install();
+    let s = datagen::run(
+        &settings,
+        &tama_match::signal::interrupted,
+        &mut progress_line,
+    )?;
+    if std::io::stderr().is_terminal() {
+        eprintln!();
+    }
+    println!(
+        "{}: {} games, {} positions ({} games, {} positions new, {:.0} positions/s, {:.1} s){}",
+        a.out.display(),
+        s.games,
+        s.positions,
+        s.new_games,
+        s.new_positions,
+        s.new_positions as f64 / s.seconds.max(1e-3),
+        s.seconds,
+        if s.interrupted { ", interrupted" } else { "" }
+    );
+    Ok(if s.interrupted { 130 } else { 0 })
+}

@@ -1,0 +1,8 @@
+//! `tama gui`: the board in the browser (`tama::gui`).
+
+use crate::cli::GuiArgs;
+
+/// `tama gui`: the board server, until the process is ended (docs/gui.md).
+pub fn run(a: &GuiArgs) -> Result<(), String> {
+    tama::gui::run(a.port, !a.no_open)
+}

@@ -8,8 +8,7 @@
 //! `tama match --help` prints both tables.
 
 use super::adjudication::{DrawAdjudication, ResignAdjudication};
-use super::config::{Config, EngineSpec, Order, Tournament};
-use super::shard::Shard;
+use super::config::{Config, EngineSpec, Order, Shard, Tournament};
 use super::sprt::Sprt;
 use std::fmt::Write as _;
 use std::path::PathBuf;

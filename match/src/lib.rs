@@ -13,7 +13,8 @@
 //! - `shard`: `-shard K/N` and what a merge of shards checks;
 //! - `elo`: Elo, error bar, LOS; `pentanomial`: paired-game counts;
 //!   `sprt`: the sequential probability ratio test;
-//! - `report`: the tables; `results`: the results file and `--merge`;
+//! - `tally`: the counts of a match; `report`: its tables; `results`: its
+//!   results file and `--merge`;
 //! - `signal`: Ctrl-C.
 
 /// `println!` / `eprintln!` that do not panic when the stream is closed
@@ -46,6 +47,7 @@ pub mod schedule;
 pub mod shard;
 pub mod signal;
 pub mod sprt;
+pub mod tally;
 
 use args::Command;
 use schedule::load_openings;

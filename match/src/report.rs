@@ -1,93 +1,12 @@
-//! Results: per-pair counts, the SPRT state and the final tables (the
-//! results file written from them is `results`).
+//! The final tables of a match, as text, made from its tally (`tally`;
+//! the results file made from the same tally is `results`).
 
 use super::elo::{fmt_elo, Wdl};
-use super::pentanomial::Penta;
-use super::results::GameEntry;
-use super::shard::{ScheduleId, Shard};
-use super::sprt::{Sprt, SprtDecision, SprtModel, SprtState};
-use std::collections::BTreeMap;
+use super::sprt::{SprtDecision, SprtModel};
+use super::tally::Summary;
 use std::fmt::Write as _;
 
-/// Results between two engines, from `first`'s point of view.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PairResult {
-    pub first: String,
-    pub second: String,
-    pub wdl: Wdl,
-    pub penta: Penta,
-}
-
-/// Everything the tables and the JSON file are made from.
-#[derive(Clone, Debug, Default)]
-pub struct Summary {
-    pub event: String,
-    pub rules: String,
-    pub engines: Vec<String>,
-    pub pairs: Vec<PairResult>,
-    pub sprt: Option<Sprt>,
-    /// Whether games are played in opening pairs (`-repeat`): the SPRT
-    /// then uses the pentanomial model.
-    pub paired: bool,
-    /// Termination reason counts.
-    pub terminations: BTreeMap<String, u64>,
-    /// One line per game: round, white, black, result, termination, plies.
-    pub games: Vec<GameEntry>,
-    pub interrupted: bool,
-    /// The full schedule these games are part of (written by the runner;
-    /// read back by `--merge`).
-    pub schedule: Option<ScheduleId>,
-    /// `-shard K/N`: the part played (None: the whole schedule, or a merge).
-    pub shard: Option<Shard>,
-    /// After a merge of shards: the shards no file held.
-    pub shards_missing: Vec<u32>,
-}
-
 impl Summary {
-    /// The pair entry for (a, b), created if missing; the bool says whether
-    /// the entry is stored as (b, a).
-    pub fn pair_mut(&mut self, a: &str, b: &str) -> (&mut PairResult, bool) {
-        if let Some(i) = self
-            .pairs
-            .iter()
-            .position(|p| (p.first == a && p.second == b) || (p.first == b && p.second == a))
-        {
-            let flipped = self.pairs[i].first != a;
-            return (&mut self.pairs[i], flipped);
-        }
-        self.pairs.push(PairResult {
-            first: a.to_string(),
-            second: b.to_string(),
-            ..PairResult::default()
-        });
-        (self.pairs.last_mut().expect("just pushed"), false)
-    }
-
-    /// An engine's results against everyone.
-    pub fn total(&self, name: &str) -> Wdl {
-        let mut w = Wdl::default();
-        for p in &self.pairs {
-            if p.first == name {
-                w.add(&p.wdl);
-            } else if p.second == name {
-                w.add(&p.wdl.flipped());
-            }
-        }
-        w
-    }
-
-    pub fn games_played(&self) -> u64 {
-        self.pairs.iter().map(|p| p.wdl.games()).sum()
-    }
-
-    /// The SPRT of the first pairing (pentanomial when games are paired,
-    /// else trinomial).
-    pub fn sprt_state(&self) -> Option<SprtState> {
-        let s = self.sprt?;
-        let p = self.pairs.first()?;
-        Some(s.state(&p.wdl, &p.penta, self.paired || p.penta.pairs() > 0))
-    }
-
     /// The final table as text.
     pub fn table(&self) -> String {
         let mut s = String::new();

@@ -7,9 +7,10 @@
 //! finite (an Elo at a score of 0 or 1) is written as null. Files written by
 //! release 0.1.0 are read as they are (tests/fixtures/results-0.1.0.json).
 
-use super::report::{PairResult, Summary};
-use super::shard::{check_merge, ScheduleId, Shard};
+use super::config::Shard;
+use super::shard::{check_merge, ScheduleId};
 use super::sprt::{Sprt, SprtDecision};
+use super::tally::{GameEntry, PairResult, Summary};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -97,19 +98,6 @@ pub struct SprtEntry {
     /// The trinomial LLR of the same games, for comparison.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llr_trinomial: Option<f64>,
-}
-
-/// One finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameEntry {
-    /// `round.game` as in the PDN Round tag.
-    pub round: String,
-    pub white: String,
-    pub black: String,
-    /// `2-0`, `1-1` or `0-2`.
-    pub result: String,
-    pub termination: String,
-    pub plies: u64,
 }
 
 /// JSON has no infinities: a figure that is not finite is left out (null).

@@ -7,12 +7,12 @@
 use super::config::{Config, EngineSpec};
 use super::elo::fmt_elo;
 use super::game;
-use super::report::{generic_reason, Summary};
-use super::results::GameEntry;
+use super::report::generic_reason;
 use super::schedule::{load_openings, pairings, schedule, Job, PairKey};
 use super::shard::ScheduleId;
 use super::signal;
 use super::sprt::SprtDecision;
+use super::tally::{GameEntry, Summary};
 use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::Write;

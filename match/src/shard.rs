@@ -13,33 +13,14 @@
 //! Each results file carries the identity of its schedule (`ScheduleId`):
 //! shards merge only with shards of the same schedule.
 
-use super::config::Config;
+use super::config::{Config, Shard};
 use super::schedule::Job;
 use serde::{Deserialize, Serialize};
 use tama_engine::openings::Opening;
 
-/// `-shard K/N`: part `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
+// `Shard` itself is a plain setting (`config`); which jobs it plays is
+// the schedule's business, here.
 impl Shard {
-    /// Reads `K/N` (1 <= K <= N).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("-shard: expected K/N with 1 <= K <= N, got {text:?}");
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u32, u32) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
     /// The jobs of this shard, in schedule order, with their game numbers
     /// unchanged.
     pub fn select(&self, jobs: Vec<Job>) -> Vec<Job> {
@@ -56,12 +37,6 @@ impl Shard {
             }
         }
         out
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
     }
 }
 

@@ -31,6 +31,30 @@ pub struct Adjudication {
     pub maxmoves: Option<u32>,
 }
 
+impl std::fmt::Display for Adjudication {
+    /// `noprogress=N draw=movenumber=N,movecount=N,score=CP
+    /// resign=movecount=N,score=CP maxmoves=N`, `off` for a rule not in
+    /// use (part of the schedule identity of results files: `shard`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let number = |n: Option<u32>| n.map_or("off".to_string(), |n| n.to_string());
+        let draw = self.draw.map_or("off".to_string(), |d| {
+            format!(
+                "movenumber={},movecount={},score={}",
+                d.movenumber, d.movecount, d.score
+            )
+        });
+        let resign = self.resign.map_or("off".to_string(), |r| {
+            format!("movecount={},score={}", r.movecount, r.score)
+        });
+        write!(
+            f,
+            "noprogress={} draw={draw} resign={resign} maxmoves={}",
+            number(self.noprogress),
+            number(self.maxmoves)
+        )
+    }
+}
+
 /// Adjudication state over the plies played so far.
 pub struct Adjudicator {
     rules: Adjudication,

@@ -33,6 +33,26 @@ pub enum Order {
     Random,
 }
 
+impl std::fmt::Display for Tournament {
+    /// As `-tournament` takes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Tournament::RoundRobin => "round-robin",
+            Tournament::Gauntlet => "gauntlet",
+        })
+    }
+}
+
+impl std::fmt::Display for Order {
+    /// As `-openings order=` takes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Order::Sequential => "sequential",
+            Order::Random => "random",
+        })
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct OpeningsSpec {
     /// None: the built-in suite.

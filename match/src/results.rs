@@ -313,6 +313,19 @@ mod tests {
     /// docs/testing.md.
     const RELEASE_0_1_0: &str = include_str!("../../tests/fixtures/results-0.1.0.json");
 
+    /// The two shards of one match, written by `tama match` of release
+    /// 0.2.0 (schedule identity of format 1): `tama match -engine
+    /// cmd=tama-0.2.0 name=old-A option.Hash=8 -engine cmd=tama-0.2.0
+    /// name=old-B option.Hash=8 -each depth=2 -rounds 3 -repeat -maxmoves 60
+    /// -draw movenumber=20 movecount=4 score=5 -event "release 0.2.0
+    /// fixture" -shard K/2 -results results-0.2.0-shardK.json`.
+    fn release_0_2_0_shards() -> Vec<PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        (1..=2)
+            .map(|k| dir.join(format!("results-0.2.0-shard{k}.json")))
+            .collect()
+    }
+
     fn round_trip(s: &Summary) -> ResultsFile {
         let text = serde_json::to_string_pretty(&s.to_results()).unwrap();
         serde_json::from_str(&text).unwrap()
@@ -404,6 +417,42 @@ mod tests {
         let again = m.to_results();
         assert_eq!(again.pairs[0].elo, None);
         assert_eq!(again.games_played, 6);
+    }
+
+    #[test]
+    fn shards_of_release_0_2_0_are_read_and_merged() {
+        let files = release_0_2_0_shards();
+        let m = merge_files(&files, None).unwrap();
+        // As 0.2.0's own --merge of the two files has it.
+        assert_eq!(m.event, "release 0.2.0 fixture");
+        assert_eq!(
+            m.pairs[0].wdl,
+            Wdl {
+                wins: 1,
+                draws: 4,
+                losses: 1
+            }
+        );
+        assert_eq!(m.pairs[0].penta, Penta([0, 0, 3, 0, 0]));
+        assert!(m.shards_missing.is_empty());
+        let rounds: Vec<&str> = m.games.iter().map(|g| g.round.as_str()).collect();
+        assert_eq!(rounds, ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"]);
+        let id = m.schedule.clone().unwrap();
+        assert_eq!((id.format, id.games_total, id.shards), (1, 6, 2));
+        assert!(id.adjudication.starts_with("Adjudication {"), "{id:?}");
+        // Written back, the merge keeps the identity as it was read.
+        assert_eq!(round_trip(&m).schedule, Some(id));
+        // A shard written now (format 2) is not merged with them: the texts
+        // of one schedule differ between the formats.
+        let old = read_results(&files[0]).unwrap();
+        let mut now = read_results(&files[1]).unwrap();
+        now.schedule.as_mut().unwrap().format = ScheduleId::FORMAT;
+        let e = check_merge(&[
+            ("old".into(), old.schedule, old.shard),
+            ("now".into(), now.schedule, now.shard),
+        ])
+        .unwrap_err();
+        assert!(e.contains("different versions of tama"), "{e}");
     }
 
     #[test]

@@ -12,6 +12,30 @@
 //!
 //! Each results file carries the identity of its schedule (`ScheduleId`):
 //! shards merge only with shards of the same schedule.
+//!
+//! The identity is a JSON object of plain values and texts. Its `format`
+//! says how the texts are written; a merge compares identities of one
+//! format only. Format 2, the one written now:
+//!
+//! - `rules`: `variant V capture-removal C mid-capture-promotion B`;
+//! - `engines`, one text each: `NAME proto=uci|hub args=[A ...]
+//!   options=[NAME=VALUE ...] limits=L timemargin=Nms`, where a list item
+//!   is written in double quotes (`\"` and `\\` inside) when it is empty
+//!   or holds a space, a quote, a backslash or a bracket, and `L` is the
+//!   time control as `-each` takes it (`40/60+0.5`, `st=1`, `depth=8`,
+//!   `nodes=N`, space-separated; `-` for none);
+//! - `openings`: `N openings (builtin|file NAME, order sequential|random,
+//!   start K), fingerprint H`: `NAME` the file name without its directory,
+//!   `H` 16 hex digits of FNV-1a over `START_FEN|MOVES\n` per opening, in
+//!   playing order;
+//! - `tournament`: `round-robin` or `gauntlet`;
+//! - `adjudication`: `noprogress=N draw=movenumber=N,movecount=N,score=CP
+//!   resign=movecount=N,score=CP maxmoves=N hangtimeout=Nms`, `off` for a
+//!   rule not in use.
+//!
+//! Format 1 (0.2.0, files without `format`) wrote the same fields with Rust's
+//! debug text (`proto=Uci`, `RoundRobin`, `Adjudication { ... }`); such
+//! files are still read, and merge with each other.
 
 use super::config::{Config, Shard};
 use super::schedule::Job;
@@ -47,6 +71,10 @@ impl Shard {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ScheduleId {
+    /// How the texts below are written (see the module comment); absent in
+    /// the files of 0.2.0, which are format 1.
+    #[serde(default = "ScheduleId::format_of_0_2_0")]
+    pub format: u32,
     pub seed: u64,
     pub rules: String,
     /// Each engine: its name, arguments, options and limits.
@@ -66,6 +94,15 @@ pub struct ScheduleId {
 }
 
 impl ScheduleId {
+    /// The format this build writes.
+    pub const FORMAT: u32 = 2;
+
+    fn format_of_0_2_0() -> u32 {
+        1
+    }
+
+    /// The identity of the schedule of `c` over `openings` (in playing
+    /// order), `games_total` games in all.
     pub fn of(c: &Config, openings: &[Opening], games_total: usize) -> ScheduleId {
         let engines = c
             .engines
@@ -78,13 +115,13 @@ impl ScheduleId {
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect();
                 format!(
-                    "{} proto={:?} args={:?} options={:?} limits={} timemargin={:?}",
+                    "{} proto={} args={} options={} limits={} timemargin={}",
                     e.command.name,
                     e.command.proto,
-                    e.command.args,
-                    options,
+                    list(&e.command.args),
+                    list(&options),
                     e.tc.describe(),
-                    e.timemargin.unwrap_or(c.timemargin)
+                    millis(e.timemargin.unwrap_or(c.timemargin))
                 )
             })
             .collect();
@@ -100,21 +137,22 @@ impl ScheduleId {
             Some(p) => format!("file {}", file_name(p)),
         };
         ScheduleId {
+            format: Self::FORMAT,
             seed: c.seed,
             rules: c.rules.to_string(),
             engines,
             openings: format!(
-                "{} openings ({source}, order {:?}, start {}), fingerprint {:016x}",
+                "{} openings ({source}, order {}, start {}), fingerprint {:016x}",
                 openings.len(),
                 c.openings.order,
                 c.openings.start,
                 fnv1a(text.as_bytes())
             ),
-            tournament: format!("{:?}", c.tournament),
+            tournament: c.tournament.to_string(),
             rounds: c.rounds,
             games: c.games,
             repeat: c.repeat,
-            adjudication: format!("{:?} hangtimeout={:?}", c.adjudication, c.hang_timeout),
+            adjudication: format!("{} hangtimeout={}", c.adjudication, millis(c.hang_timeout)),
             games_total: games_total as u64,
             shards: c.shard.map_or(1, |s| s.count),
         }
@@ -122,6 +160,13 @@ impl ScheduleId {
 
     /// The first difference from `other`, named for the user, or None.
     pub fn difference(&self, other: &ScheduleId) -> Option<String> {
+        if self.format != other.format {
+            return Some(format!(
+                "they were written by different versions of tama (schedule format {} and {}): \
+                 play every shard with the same version",
+                self.format, other.format
+            ));
+        }
         let fields: [(&str, String, String); 11] = [
             ("seed", self.seed.to_string(), other.seed.to_string()),
             ("rules", self.rules.clone(), other.rules.clone()),
@@ -216,6 +261,31 @@ pub fn check_merge(
     })
 }
 
+/// `[A B ...]`, each item quoted when it would not read back as one item
+/// (see the module comment).
+fn list(items: &[String]) -> String {
+    let quoted: Vec<String> = items
+        .iter()
+        .map(|item| {
+            let plain = !item.is_empty()
+                && !item
+                    .chars()
+                    .any(|c| c.is_whitespace() || matches!(c, '"' | '\\' | '[' | ']'));
+            if plain {
+                item.clone()
+            } else {
+                format!("\"{}\"", item.replace('\\', "\\\\").replace('"', "\\\""))
+            }
+        })
+        .collect();
+    format!("[{}]", quoted.join(" "))
+}
+
+/// A duration as whole milliseconds: `1500ms`.
+fn millis(d: std::time::Duration) -> String {
+    format!("{}ms", d.as_millis())
+}
+
 /// The file name alone: the same openings file may sit in different
 /// directories on different machines.
 fn file_name(p: &std::path::Path) -> String {
@@ -293,6 +363,60 @@ mod tests {
         let part = Shard { index: 1, count: 3 }.select(schedule(&two_engines(7, true), 5));
         let rounds: Vec<u32> = part.iter().map(|j| j.round).collect();
         assert_eq!(rounds, [1, 1, 4, 4, 7, 7]);
+    }
+
+    #[test]
+    fn the_schedule_identity_is_written_as_documented() {
+        use super::super::adjudication::DrawAdjudication;
+        use super::super::config::{Order, Tournament};
+        use crate::client::Proto;
+        use std::time::Duration;
+        let mut c = two_engines(2, true);
+        let a = &mut c.engines[0];
+        a.command.args = ["--x", "a b", "", "q\"\\", "[y]"]
+            .map(String::from)
+            .to_vec();
+        a.command.options = vec![("Hash".into(), "8".into())];
+        a.tc.depth = Some(8);
+        let b = &mut c.engines[1];
+        b.command.proto = Proto::Hub;
+        b.timemargin = Some(Duration::from_millis(250));
+        c.tournament = Tournament::Gauntlet;
+        c.openings.order = Order::Random;
+        c.adjudication.draw = Some(DrawAdjudication {
+            movenumber: 20,
+            movecount: 4,
+            score: 5,
+        });
+        c.adjudication.maxmoves = Some(60);
+        let openings = tama_engine::openings::builtin(c.rules).unwrap();
+        let id = ScheduleId::of(&c, &openings[..2], 4);
+        assert_eq!(id.format, 2);
+        assert_eq!(
+            id.engines,
+            [
+                r#"A proto=uci args=[--x "a b" "" "q\"\\" "[y]"] options=[Hash=8] limits=depth=8 timemargin=100ms"#,
+                "B proto=hub args=[] options=[] limits=- timemargin=250ms",
+            ]
+        );
+        let fingerprint = id
+            .openings
+            .strip_prefix("2 openings (builtin, order random, start 1), fingerprint ")
+            .unwrap();
+        assert!(fingerprint.len() == 16 && u64::from_str_radix(fingerprint, 16).is_ok());
+        assert_eq!(id.tournament, "gauntlet");
+        assert_eq!(
+            id.adjudication,
+            "noprogress=off draw=movenumber=20,movecount=4,score=5 resign=off maxmoves=60 \
+             hangtimeout=60000ms"
+        );
+        assert_eq!(
+            id.rules,
+            "variant armenian capture-removal immediate mid-capture-promotion false"
+        );
+        // Written and read back unchanged.
+        let text = serde_json::to_string(&id).unwrap();
+        assert_eq!(serde_json::from_str::<ScheduleId>(&text).unwrap(), id);
     }
 
     #[test]

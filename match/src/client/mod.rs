@@ -42,6 +42,15 @@ impl std::str::FromStr for Proto {
     }
 }
 
+impl std::fmt::Display for Proto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Proto::Uci => "uci",
+            Proto::Hub => "hub",
+        })
+    }
+}
+
 /// How to start an engine and what to tell it before the first game.
 #[derive(Clone, Debug, Default)]
 pub struct EngineCommand {

@@ -34,7 +34,7 @@ fn dispatch(cli: Cli) -> i32 {
         Some(Command::Tactics(a)) => run::tactics::command(&a).map(|()| 0),
     };
     done.unwrap_or_else(|e| {
-        eprintln!("error: {e}");
+        eprintln!("error: {e:#}");
         2
     })
 }

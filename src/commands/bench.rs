@@ -1,16 +1,18 @@
 //! `tama bench`: the search's signature (a node count over fixed positions).
 
+use super::Message;
 use crate::cli::{tuning, BenchArgs};
+use anyhow::Result;
 use std::io::Write;
 
 /// `tama bench`: the search's signature. One line per position, then
 /// exactly `<nodes> nodes <nps> nps` as the last line.
-pub fn run(a: &BenchArgs) -> Result<(), String> {
+pub fn run(a: &BenchArgs) -> Result<()> {
     let threads = a.threads.max(1);
     let report = tama_engine::search::bench::run_with(
         a.depth,
         threads,
-        &tuning(&a.set)?,
+        &tuning(&a.set).message()?,
         &tama_engine::eval::Weights::DEFAULT,
     );
     let stdout = std::io::stdout();

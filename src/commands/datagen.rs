@@ -1,15 +1,16 @@
 //! `tama datagen`: self-play games for training, appended to a data file
 //! (`tama_train::datagen`).
 
-use super::progress_line;
+use super::{progress_line, Message};
 use crate::cli::DatagenArgs;
+use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use tama_train::datagen;
 
 /// `tama datagen`: plays until the file holds `--games` games or Ctrl-C;
 /// returns the exit status (130 after Ctrl-C, the file complete up to the
 /// last finished game).
-pub fn run(a: &DatagenArgs) -> Result<i32, String> {
+pub fn run(a: &DatagenArgs) -> Result<i32> {
     let settings = datagen::Settings {
         out: a.out.clone(),
         rules: a.rules.rules(),
@@ -26,7 +27,8 @@ pub fn run(a: &DatagenArgs) -> Result<i32, String> {
         weights: match &a.eval_file {
             Some(value) => Some(
                 tama_protocol::options::read_weights(value)
-                    .map_err(|e| format!("--eval-file {value}: {e}"))?,
+                    .message()
+                    .with_context(|| format!("--eval-file {value}"))?,
             ),
             None => None,
         },
@@ -36,7 +38,8 @@ pub fn run(a: &DatagenArgs) -> Result<i32, String> {
         &settings,
         &tama_match::signal::interrupted,
         &mut progress_line,
-    )?;
+    )
+    .message()?;
     if std::io::stderr().is_terminal() {
         eprintln!();
     }

@@ -2,9 +2,11 @@
 //! The databases themselves are the engine's (`tama_engine::egtb`); this
 //! module only opens them, reports on them, and words the errors.
 
+use super::Message;
 use crate::cli::{
     EgtbBuildArgs, EgtbCommand, EgtbJobsArgs, EgtbPlace, EgtbProbeArgs, EgtbStatsArgs,
 };
+use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::time::Instant;
 use tama_engine::egtb::{
@@ -14,7 +16,7 @@ use tama_engine::egtb::{
 use tama_engine::Position;
 
 /// Runs one `tama egtb` command; an error is one line for the caller to print.
-pub fn run(command: &EgtbCommand) -> Result<(), String> {
+pub fn run(command: &EgtbCommand) -> Result<()> {
     match command {
         EgtbCommand::Build(a) if a.plan => plan_command(a),
         EgtbCommand::Build(a) => build_command(a),
@@ -28,8 +30,8 @@ pub fn run(command: &EgtbCommand) -> Result<(), String> {
 
 /// The tables of the wanted rules in the wanted directory, every file
 /// checked.
-fn open(place: &EgtbPlace) -> Result<Tablebase, String> {
-    Tablebase::open(&place.dir, place.rules.rules()).map_err(|e| e.to_string())
+fn open(place: &EgtbPlace) -> Result<Tablebase> {
+    Ok(Tablebase::open(&place.dir, place.rules.rules())?)
 }
 
 fn names(signatures: &[Signature]) -> String {
@@ -41,7 +43,7 @@ fn names(signatures: &[Signature]) -> String {
 }
 
 /// `tama egtb build`: progress per signature pair on stderr, a summary last.
-fn build_command(a: &EgtbBuildArgs) -> Result<(), String> {
+fn build_command(a: &EgtbBuildArgs) -> Result<()> {
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -83,12 +85,12 @@ fn build_command(a: &EgtbBuildArgs) -> Result<(), String> {
     };
     let pieces = match &a.job {
         Some(name) => {
-            let job = find_job(name)?;
-            build_job(&a.place.dir, &opts, &job, &mut report).map_err(|e| e.to_string())?;
+            let job = find_job(name).message()?;
+            build_job(&a.place.dir, &opts, &job, &mut report)?;
             job.signatures[0].pieces()
         }
         None => {
-            build(&a.place.dir, &opts, &mut report).map_err(|e| e.to_string())?;
+            build(&a.place.dir, &opts, &mut report)?;
             a.pieces
         }
     };
@@ -105,7 +107,7 @@ fn build_command(a: &EgtbBuildArgs) -> Result<(), String> {
 /// `tama egtb build --plan`: per piece count, what the build would write
 /// and the working memory of its largest job (the figures behind the size
 /// and time estimates in docs/endgames.md).
-fn plan_command(a: &EgtbBuildArgs) -> Result<(), String> {
+fn plan_command(a: &EgtbBuildArgs) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let _ = writeln!(
@@ -136,17 +138,17 @@ fn plan_command(a: &EgtbBuildArgs) -> Result<(), String> {
 /// `tama egtb jobs`: a line per job in build order (`level job entries
 /// build-memory-bytes needs`, needs `-` or the jobs' names joined by `,`),
 /// or with `--level` the names of that level's jobs alone.
-fn jobs_command(a: &EgtbJobsArgs) -> Result<(), String> {
+fn jobs_command(a: &EgtbJobsArgs) -> Result<()> {
     let all = jobs(a.pieces);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if let Some(level) = a.level {
         let top = all.iter().map(|j| j.level).max().unwrap_or(0);
         if level > top {
-            return Err(format!(
+            bail!(
                 "level {level}: the jobs of up to {} pieces have levels 0 to {top}",
                 a.pieces
-            ));
+            );
         }
         for j in all.iter().filter(|j| j.level == level) {
             let _ = writeln!(out, "{}", j.name());
@@ -175,41 +177,41 @@ fn jobs_command(a: &EgtbJobsArgs) -> Result<(), String> {
 
 /// `tama egtb probe`: the value for the side to move, last line `win N`,
 /// `draw` or `loss N` (N `-` where the table keeps no distance).
-fn probe_command(a: &EgtbProbeArgs) -> Result<(), String> {
+fn probe_command(a: &EgtbProbeArgs) -> Result<()> {
     let rules = a.place.rules.rules();
-    let pos = Position::from_fen(&a.fen, rules).map_err(|e| e.to_string())?;
+    let pos = Position::from_fen(&a.fen, rules)?;
     let tb = open(&a.place)?;
     let placement = Placement::of(&pos);
     if !placement.them.is_empty() && !placement.us.is_empty() {
         let signature = placement.signature();
         if signature.pieces() > tama_engine::egtb::MAX_PIECES {
-            return Err(format!(
+            bail!(
                 "too many pieces: {} on the board, the tables hold at most {}",
                 signature.pieces(),
                 tama_engine::egtb::MAX_PIECES
-            ));
+            );
         }
         if !placement.men_on_man_squares() {
-            return Err("a man stands on its own first rank: no table holds that".into());
+            bail!("a man stands on its own first rank: no table holds that");
         }
         if tb.table(signature).is_none() {
-            return Err(format!(
+            bail!(
                 "no table for {signature} ({} pieces) in {}",
                 signature.pieces(),
                 a.place.dir.display()
-            ));
+            );
         }
     }
     let value = tb
         .probe(&pos)
-        .ok_or("the side not to move has no pieces: the game is already over")?;
+        .context("the side not to move has no pieces: the game is already over")?;
     println!("{value}");
     Ok(())
 }
 
 /// `tama egtb stats`: one Markdown table row per signature, in build order
 /// (the tables in docs/endgames.md come from here).
-fn stats_command(a: &EgtbStatsArgs) -> Result<(), String> {
+fn stats_command(a: &EgtbStatsArgs) -> Result<()> {
     let tb = open(&a.place)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -2,7 +2,9 @@
 //! game did not convert) and `tama egtb starts` (endgame starts for a match
 //! with and without the tables, harvested from games).
 
+use super::Message;
 use crate::cli::{EgtbAuditArgs, EgtbStartsArgs};
+use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
 use tama_engine::egtb::{Tablebase, Value, Wdl};
 use tama_engine::notation::pdn::{read_pdn, Outcome, PdnGame};
@@ -72,14 +74,14 @@ pub fn audit_game(tb: &Tablebase, game: &PdnGame) -> GameAudit {
 
 /// `tama egtb audit`: a line per game with a miss, and a summary last:
 /// `audit: G games, R reached the tables, M won positions not won (games ...)`.
-pub fn audit_command(a: &EgtbAuditArgs) -> Result<(), String> {
+pub fn audit_command(a: &EgtbAuditArgs) -> Result<()> {
     let rules = a.place.rules.rules();
-    let tb = Tablebase::open(&a.place.dir, rules).map_err(|e| e.to_string())?;
+    let tb = Tablebase::open(&a.place.dir, rules)?;
     if tb.complete_pieces() < 2 {
-        return Err(format!(
+        bail!(
             "{}: the 2-piece tables are not all there",
             a.place.dir.display()
-        ));
+        );
     }
     let games = read_games(&a.pdn, rules)?;
     let (mut reached, mut missed) = (0, Vec::new());
@@ -128,21 +130,23 @@ pub fn audit_command(a: &EgtbAuditArgs) -> Result<(), String> {
 
 /// Every game of a PDN file, played under `rules` (a game whose tags name
 /// other rules is refused: the tables would not be its tables).
-fn read_games(path: &std::path::Path, rules: tama_engine::Rules) -> Result<Vec<PdnGame>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let games = read_pdn(&text, rules).map_err(|e| format!("{}: {e}", path.display()))?;
+fn read_games(path: &std::path::Path, rules: tama_engine::Rules) -> Result<Vec<PdnGame>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let games = read_pdn(&text, rules)
+        .message()
+        .with_context(|| path.display().to_string())?;
     if games.is_empty() {
-        return Err(format!("{}: no games", path.display()));
+        bail!("{}: no games", path.display());
     }
     for (i, g) in games.iter().enumerate() {
         if g.start.rules() != rules {
-            return Err(format!(
+            bail!(
                 "{}: game {} is played under {}, not {rules}",
                 path.display(),
                 i + 1,
                 g.start.rules()
-            ));
+            );
         }
     }
     Ok(games)
@@ -176,12 +180,13 @@ pub fn candidates(game: &PdnGame, min: u32, max: u32) -> Vec<Position> {
 /// `tama egtb starts`: endgame starts from games, one line each in the
 /// openings format (`FEN | | score depth`, the score from White's side),
 /// those whose fixed-depth score lies within `--max-score`.
-pub fn starts_command(a: &EgtbStartsArgs) -> Result<(), String> {
+pub fn starts_command(a: &EgtbStartsArgs) -> Result<()> {
     if a.min_pieces > a.max_pieces || a.min_pieces < 2 {
-        return Err(format!(
+        bail!(
             "--min-pieces {} and --max-pieces {}: expected 2 <= min <= max",
-            a.min_pieces, a.max_pieces
-        ));
+            a.min_pieces,
+            a.max_pieces
+        );
     }
     let rules = a.rules.rules();
     let games = read_games(&a.pdn, rules)?;

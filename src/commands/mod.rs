@@ -12,6 +12,7 @@
 //! - `match`: `tama match` (`tama_match`);
 //! - `gui`: the board in the browser.
 
+use anyhow::Result;
 pub mod bench;
 pub mod datagen;
 pub mod egtb;
@@ -27,10 +28,24 @@ pub mod train;
 use std::io::{IsTerminal, Write};
 use tama_engine::{Position, Rules};
 
+/// The library crates' own errors are one-line texts (`Result<_, String>`);
+/// `message` makes one an `anyhow` error, to which a command adds its
+/// context (`Context::context`). `main` prints the chain on one line.
+pub trait Message<T> {
+    /// The text, as an error with no cause.
+    fn message(self) -> anyhow::Result<T>;
+}
+
+impl<T> Message<T> for Result<T, String> {
+    fn message(self) -> anyhow::Result<T> {
+        self.map_err(anyhow::Error::msg)
+    }
+}
+
 /// The start position, or the given FEN under these rules.
-fn position(fen: Option<&str>, rules: Rules) -> Result<Position, String> {
+fn position(fen: Option<&str>, rules: Rules) -> Result<Position> {
     match fen {
-        Some(f) => Position::from_fen(f, rules).map_err(|e| e.to_string()),
+        Some(f) => Ok(Position::from_fen(f, rules)?),
         None => Ok(Position::startpos(rules)),
     }
 }

@@ -2,13 +2,14 @@
 
 use super::position;
 use crate::cli::PerftArgs;
+use anyhow::Result;
 use std::io::Write;
 use std::time::Instant;
 use tama_engine::perft::{divide, perft, perft_routes};
 
 /// `tama perft`: the node count last (`Nodes searched: N`), the speed on
 /// stderr.
-pub fn run(a: &PerftArgs) -> Result<(), String> {
+pub fn run(a: &PerftArgs) -> Result<()> {
     let pos = position(a.fen.as_deref(), a.rules.rules())?;
     let started = Instant::now();
     let stdout = std::io::stdout();

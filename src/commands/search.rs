@@ -1,14 +1,15 @@
 //! `tama search`: one search from the command line.
 
-use super::position;
+use super::{position, Message};
 use crate::cli::{tuning, SearchArgs};
+use anyhow::Result;
 use std::time::Duration;
 use tama_engine::search::{SearchControl, SearchInfo, SearchLimits, Searcher};
 use tama_engine::{Game, Position};
 
 /// `tama search`: one search, printing the progress lines and the best
 /// move (for measurements and debugging).
-pub fn run(a: &SearchArgs) -> Result<(), String> {
+pub fn run(a: &SearchArgs) -> Result<()> {
     let pos = position(a.fen.as_deref(), a.rules.rules())?;
     let mut limits = SearchLimits {
         depth: a.depth,
@@ -20,7 +21,7 @@ pub fn run(a: &SearchArgs) -> Result<(), String> {
         limits.movetime = Some(Duration::from_millis(1000));
     }
     let mut searcher = Searcher::new(a.hash);
-    *searcher.tuning_mut() = tuning(&a.set)?;
+    *searcher.tuning_mut() = tuning(&a.set).message()?;
     let o = searcher.options_mut();
     o.threads = a.threads.max(1);
     o.multipv = a.multipv.max(1);

@@ -2,7 +2,9 @@
 //! and node budget, with the engine set up as a match would set it up
 //! (engine options as `setoption` gives them, search switches as `--set`).
 
+use super::Message;
 use crate::cli::{Setting, TacticsArgs};
+use anyhow::{bail, Context, Result};
 use std::io::Write;
 use tama_engine::search::{Searcher, Tuning};
 use tama_engine::shots::{self, Shot, SuiteScore};
@@ -13,29 +15,29 @@ use tama_protocol::options::{self, Effect, Settings};
 /// (`Tuning`) sets that switch, any other is an engine option (`Style`,
 /// `Contempt`, `Hash`, ...). Options that do not shape a search of a given
 /// position (the rules, the tables, `Clear Hash`) are refused.
-pub fn searcher(options: &[Setting]) -> Result<Searcher, String> {
+pub fn searcher(options: &[Setting]) -> Result<Searcher> {
     let mut tuning = Tuning::default();
     let mut settings = Settings {
         hash_mb: shots::HASH_MB,
         ..Settings::default()
     };
     for (name, value) in options {
-        if tuning.try_set(name, value).map_err(|e| e.to_string())? {
+        if tuning.try_set(name, value)? {
             continue;
         }
         if options::find(name).is_none() {
-            return Err(format!(
+            bail!(
                 "{name:?} is neither an engine option (`tama uci`, then `uci`, lists them) \
                  nor a search switch (engine/src/search/params.rs)"
-            ));
+            );
         }
-        match settings.set(name, Some(value))? {
+        match settings.set(name, Some(value)).message()? {
             Effect::None => {}
             _ => {
-                return Err(format!(
+                bail!(
                     "option {name} means nothing to tama tactics (each shot carries its rules; \
                      --variant chooses the shots)"
-                ))
+                )
             }
         }
     }
@@ -47,13 +49,15 @@ pub fn searcher(options: &[Setting]) -> Result<Searcher, String> {
 
 /// The suite (the built-in one or `file`), split by variant; only
 /// `variant`'s shots when one is given.
-fn suites(a: &TacticsArgs) -> Result<Vec<(Variant, Vec<Shot>)>, String> {
+fn suites(a: &TacticsArgs) -> Result<Vec<(Variant, Vec<Shot>)>> {
     let all = match &a.file {
         Some(f) => {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-            let all = shots::parse_suite(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+            let text = std::fs::read_to_string(f).with_context(|| f.display().to_string())?;
+            let all = shots::parse_suite(&text)
+                .message()
+                .with_context(|| f.display().to_string())?;
             if all.is_empty() {
-                return Err(format!("{}: no shot in the file", f.display()));
+                bail!("{}: no shot in the file", f.display());
             }
             all
         }
@@ -72,7 +76,7 @@ fn suites(a: &TacticsArgs) -> Result<Vec<(Variant, Vec<Shot>)>, String> {
         .filter(|(_, s)| !s.is_empty())
         .collect();
     if split.is_empty() {
-        return Err("the suite holds no shot of that variant".into());
+        bail!("the suite holds no shot of that variant");
     }
     Ok(split)
 }
@@ -80,7 +84,7 @@ fn suites(a: &TacticsArgs) -> Result<Vec<(Variant, Vec<Shot>)>, String> {
 /// Runs the suite at each budget and hands over the report a line at a
 /// time: `<variant> <nodes> nodes: <solved>/<total>`, with `--verbose`
 /// each miss below its line, and an `all` line when both variants ran.
-pub fn run(a: &TacticsArgs, line: &mut dyn FnMut(&str)) -> Result<(), String> {
+pub fn run(a: &TacticsArgs, line: &mut dyn FnMut(&str)) -> Result<()> {
     let mut searcher = searcher(&a.options)?;
     let suites = suites(a)?;
     for &nodes in &a.nodes {
@@ -122,7 +126,7 @@ fn misses(shots: &[Shot], score: &SuiteScore, line: &mut dyn FnMut(&str)) {
 
 /// `tama tactics`: the shot suite's score, a line per variant and budget
 /// as each is done (`tactics`).
-pub fn command(a: &TacticsArgs) -> Result<(), String> {
+pub fn command(a: &TacticsArgs) -> Result<()> {
     let stdout = std::io::stdout();
     run(a, &mut |line| {
         let _ = writeln!(stdout.lock(), "{line}");

@@ -1,19 +1,21 @@
 //! `tama train`: a weights file fitted to data files (`tama_train::train`).
 
+use super::Message;
 use crate::cli::TrainArgs;
+use anyhow::{Context, Result};
 use tama_train::train;
 
 /// `tama train`: fits the weights and writes them (or, with `--show`,
 /// prints a weights file).
-pub fn run(a: &TrainArgs) -> Result<(), String> {
+pub fn run(a: &TrainArgs) -> Result<()> {
     if let Some(path) = &a.show {
-        print!("{}", train::show(path)?);
+        print!("{}", train::show(path).message()?);
         return Ok(());
     }
     let out = a
         .out
         .clone()
-        .ok_or("give the weights file to write: --out FILE")?;
+        .context("give the weights file to write: --out FILE")?;
     let settings = train::Settings {
         data: a.data.clone(),
         out,
@@ -22,7 +24,8 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
             Some(value) => Some((
                 value.clone(),
                 tama_protocol::options::read_weights(value)
-                    .map_err(|e| format!("--init {value}: {e}"))?,
+                    .message()
+                    .with_context(|| format!("--init {value}"))?,
             )),
             None => None,
         },
@@ -41,7 +44,7 @@ pub fn run(a: &TrainArgs) -> Result<(), String> {
         },
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
-    let r = train::run(&settings, &mut |l| eprintln!("{l}"))?;
+    let r = train::run(&settings, &mut |l| eprintln!("{l}")).message()?;
     println!(
         "{}: {} training + {} validation positions, K {:.1}, validation loss {:.6} -> {:.6} (epoch {}), {:.1} s",
         r.variant,

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use tama_engine::rng::Rng;
 use tama_engine::search::Tuning;
 use tama_engine::{movegen, Color, Move, Position, Rules};
-use tama_match::client::{hub, uci, GoLimits};
+use tama_match::client::{hub, uci, EngineScore, Fault, GoLimits};
 use tama_protocol::session::Dialect;
 
 /// A random game of up to `plies` plies from the start (captures and
@@ -306,6 +306,64 @@ const REFUSED: GoLimits = GoLimits {
     ..DEPTH
 };
 
+/// How the client reads one dialect (`client::uci` or `client::hub`).
+struct Reader {
+    announced: fn(&str) -> Option<String>,
+    /// How an option announcement starts.
+    announcement: &'static str,
+    /// The rule options the client sets when the engine announces them.
+    rule_options: [&'static str; 3],
+    /// The lines that end the two steps of the handshake.
+    handshake: [&'static str; 2],
+    error: fn(&str) -> Option<String>,
+    answer: fn(&str) -> Option<String>,
+    /// Whether an engine line carries a score.
+    has_score: fn(&str) -> bool,
+    score: fn(&str) -> Option<EngineScore>,
+    play: fn(&Position, &str) -> Result<Move, Fault>,
+}
+
+/// Checks that the client reads every line of a conversation with the
+/// `games` searched and then one refused search: the options announced
+/// (the rule options among them), every score, each answer as a legal
+/// move, the one error.
+fn read_back(lines: &[String], games: &[(Position, Vec<Move>)], r: &Reader) {
+    let announced: Vec<String> = lines.iter().filter_map(|l| (r.announced)(l)).collect();
+    for rule in r.rule_options {
+        assert!(announced.iter().any(|a| a == rule), "{rule}: {announced:?}");
+    }
+    let options = lines
+        .iter()
+        .filter(|l| l.starts_with(r.announcement))
+        .count();
+    assert_eq!(announced.len(), options, "{lines:#?}");
+    let mut answers = Vec::new();
+    let mut scores = 0;
+    let mut errors = Vec::new();
+    for l in lines {
+        if let Some(e) = (r.error)(l) {
+            errors.push(e);
+        } else if let Some(m) = (r.answer)(l) {
+            answers.push(m);
+        } else if (r.has_score)(l) {
+            assert!((r.score)(l).is_some(), "a score the client misses: {l}");
+            scores += 1;
+        }
+    }
+    assert_eq!(answers.len(), games.len(), "{lines:#?}");
+    for ((start, moves), text) in games.iter().zip(&answers) {
+        let pos = replay(start, moves);
+        let m = (r.play)(&pos, text).unwrap_or_else(|f| panic!("{text}: {f:?}"));
+        assert!(movegen::legal_moves(&pos).contains(&m));
+    }
+    assert!(scores >= games.len(), "{lines:#?}");
+    assert_eq!(errors.len(), 1, "{lines:#?}");
+    assert!(errors[0].contains("depth"), "{errors:?}");
+    for l in r.handshake {
+        assert!(lines.iter().any(|x| x.trim() == l), "{l}");
+    }
+}
+
 #[test]
 fn every_uci_line_the_engine_writes_is_read_by_the_client() {
     let rules = Rules::TURKISH;
@@ -329,40 +387,23 @@ fn every_uci_line_the_engine_writes_is_read_by_the_client() {
     steps.push(Step::Send("quit".into()));
     let lines = converse(Dialect::Uci, steps);
 
-    let announced: Vec<String> = lines.iter().filter_map(|l| uci::option_name(l)).collect();
-    for rule in ["Variant", "CaptureRemoval", "MidCapturePromotion"] {
-        assert!(announced.iter().any(|a| a == rule), "{rule}: {announced:?}");
-    }
-    let options = lines.iter().filter(|l| l.starts_with("option ")).count();
-    assert_eq!(announced.len(), options, "{lines:#?}");
-    let mut answers = Vec::new();
-    let mut scores = 0;
-    let mut errors = Vec::new();
-    for l in &lines {
-        if let Some(e) = uci::parse_error(l) {
-            errors.push(e);
-        } else if let Some(m) = uci::parse_bestmove(l) {
-            answers.push(m);
-        } else if l.split_whitespace().any(|w| w == "score") && !l.starts_with("info string") {
-            assert!(
-                uci::parse_score(l).is_some(),
-                "a score the client misses: {l}"
-            );
-            scores += 1;
-        }
-    }
-    assert_eq!(answers.len(), games.len(), "{lines:#?}");
-    for ((start, moves), text) in games.iter().zip(&answers) {
-        let pos = replay(start, moves);
-        let m = uci::parse_move(&pos, text).unwrap_or_else(|f| panic!("{text}: {f:?}"));
-        assert!(movegen::legal_moves(&pos).contains(&m));
-    }
-    assert!(scores >= games.len(), "{lines:#?}");
-    assert_eq!(errors.len(), 1, "{lines:#?}");
-    assert!(errors[0].contains("depth"), "{errors:?}");
-    for l in ["uciok", "readyok"] {
-        assert!(lines.iter().any(|x| x.trim() == l), "{l}");
-    }
+    read_back(
+        &lines,
+        &games,
+        &Reader {
+            announced: uci::option_name,
+            announcement: "option ",
+            rule_options: ["Variant", "CaptureRemoval", "MidCapturePromotion"],
+            handshake: ["uciok", "readyok"],
+            error: uci::parse_error,
+            answer: uci::parse_bestmove,
+            has_score: |l| {
+                l.split_whitespace().any(|w| w == "score") && !l.starts_with("info string")
+            },
+            score: uci::parse_score,
+            play: uci::parse_move,
+        },
+    );
 }
 
 #[test]
@@ -389,39 +430,22 @@ fn every_hub_line_the_engine_writes_is_read_by_the_client() {
     steps.push(Step::Send("quit".into()));
     let lines = converse(Dialect::Hub, steps);
 
-    let announced: Vec<String> = lines.iter().filter_map(|l| hub::param_name(l)).collect();
-    for rule in ["variant", "capture-removal", "mid-capture-promotion"] {
-        assert!(announced.iter().any(|a| a == rule), "{rule}: {announced:?}");
-    }
-    let params = lines.iter().filter(|l| l.starts_with("param ")).count();
-    assert_eq!(announced.len(), params, "{lines:#?}");
-    let mut answers = Vec::new();
-    let mut scores = 0;
-    let mut errors = Vec::new();
     for l in &lines {
         assert!(!hub::args(l).is_empty(), "not a Hub line: {l}");
-        if let Some(e) = hub::parse_error(l) {
-            errors.push(e);
-        } else if let Some(m) = hub::parse_bestmove(l) {
-            answers.push(m);
-        } else if hub::args(l).iter().any(|(k, _)| k == "score") {
-            assert!(
-                hub::parse_score(l).is_some(),
-                "a score the client misses: {l}"
-            );
-            scores += 1;
-        }
     }
-    assert_eq!(answers.len(), games.len(), "{lines:#?}");
-    for ((start, moves), text) in games.iter().zip(&answers) {
-        let pos = replay(start, moves);
-        let m = hub::parse_move(&pos, text).unwrap_or_else(|f| panic!("{text}: {f:?}"));
-        assert!(movegen::legal_moves(&pos).contains(&m));
-    }
-    assert!(scores >= games.len(), "{lines:#?}");
-    assert_eq!(errors.len(), 1, "{lines:#?}");
-    assert!(errors[0].contains("depth"), "{errors:?}");
-    for l in ["wait", "ready"] {
-        assert!(lines.iter().any(|x| x.trim() == l), "{l}");
-    }
+    read_back(
+        &lines,
+        &games,
+        &Reader {
+            announced: hub::param_name,
+            announcement: "param ",
+            rule_options: ["variant", "capture-removal", "mid-capture-promotion"],
+            handshake: ["wait", "ready"],
+            error: hub::parse_error,
+            answer: hub::parse_bestmove,
+            has_score: |l| hub::args(l).iter().any(|(k, _)| k == "score"),
+            score: hub::parse_score,
+            play: hub::parse_move,
+        },
+    );
 }

@@ -496,49 +496,6 @@ mod tests {
     }
 
     #[test]
-    fn engine_moves_are_read_as_faults() {
-        // Black's only move in this pydraughts position: 60x12x20x36x52
-        // (d8 takes d7, d5, d3); the captured squares may come in any order.
-        let pos = Position::from_fen("B:WKa1,d3,d5,c6,d7,h2:Bd8,a7,Kh8", Rules::TURKISH).unwrap();
-        let mv = hub::parse_move(&pos, "60x12x52x36x20").unwrap();
-        assert_eq!(pos.move_text(&mv), "d8xd6xd4xd2");
-        let quiet = Position::startpos(Rules::TURKISH);
-        assert_eq!(
-            quiet.move_text(&hub::parse_move(&quiet, "19-27").unwrap()),
-            "c3-c4"
-        );
-        // Well-formed but not legal: the engine played an illegal move;
-        // not a move at all: garbage.
-        assert!(matches!(
-            hub::parse_move(&quiet, "19-35"),
-            Err(Fault::Illegal(_))
-        ));
-        assert!(matches!(
-            hub::parse_move(&quiet, "a3-a4"),
-            Err(Fault::Garbage(_))
-        ));
-        assert!(matches!(
-            hub::parse_move(&quiet, "99-1"),
-            Err(Fault::Garbage(_))
-        ));
-        let e = hub::parse_move(&quiet, "19-35").unwrap_err().reason();
-        assert!(e.starts_with("illegal move \"19-35\""), "{e}");
-    }
-
-    #[test]
-    fn hub_args_split_quotes() {
-        let a = hub::args("info depth=3 score=-0.25 pv=\"19-27 41-33\" flag");
-        assert_eq!(a[0], ("info".into(), "".into()));
-        assert_eq!(a[2], ("score".into(), "-0.25".into()));
-        assert_eq!(a[3], ("pv".into(), "19-27 41-33".into()));
-        assert_eq!(a[4], ("flag".into(), "".into()));
-        // A line that is not Hub (unbalanced quotes, stray '=') has no
-        // arguments to read.
-        assert!(hub::args("done move=\"19-27").is_empty());
-        assert!(hub::args("= = =\"").is_empty());
-    }
-
-    #[test]
     fn score_and_answer_lines() {
         use EngineScore::*;
         assert_eq!(

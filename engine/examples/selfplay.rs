@@ -1,7 +1,7 @@
 //! A quick self-play match between two search settings, at a fixed number
 //! of nodes per move (deterministic, so it measures the search, not the
-//! machine's load). For development only; the real match runner lives in
-//! the protocol crate.
+//! machine's load). For development only; the real match runner is the
+//! tama-match crate (`tama match`).
 //!
 //! cargo run --release -p tama-engine --example selfplay -- \
 //!     GAMES NODES "A-settings" "B-settings"

@@ -178,8 +178,8 @@ impl Position {
         debug_assert_eq!(self.key, self.compute_key(), "incremental hash drifted");
     }
 
-    /// The position after `mv` with the hash left stale: for perft leaves,
-    /// where no one reads the key and updating it is a quarter of the time.
+    /// The position after `mv` with the hash left stale: for perft, where
+    /// no one reads the key and updating it is a quarter of the time.
     #[inline]
     pub(crate) fn play_unhashed(&self, mv: &Move) -> Position {
         let mut next = *self;

@@ -149,31 +149,247 @@ pub(crate) fn has_capture(pos: &Position) -> bool {
     false
 }
 
-/// Runs the capture search for every piece of the side to move.
-#[inline]
-pub(crate) fn search<S: RouteSink>(pos: &Position, sink: &mut S) {
+/// What the whole board says about the captures of the side to move,
+/// before any jump route is followed.
+pub(crate) enum Captures {
+    /// No piece can capture: the quiet moves are the legal ones.
+    None,
+    /// Only men capture, and none can jump a second time: every capture
+    /// is a single jump and every one is legal (all take one piece).
+    Single(SingleJumps),
+    /// A capture may run past its first jump (or a king may capture):
+    /// the route search decides, from these men and the kings.
+    Search {
+        /// The men's first jumps (not all of them legal).
+        first: SingleJumps,
+        /// The side to move has no king and men are not crowned on the
+        /// way: the captures are the men's, each route a move of its own
+        /// (`count_men_routes`).
+        men_only: bool,
+    },
+}
+
+/// The men's single jumps, read off the whole board: where they land, by
+/// direction (forward, east, west).
+pub(crate) struct SingleJumps {
+    landings: [Bitboard; 3],
+    /// The men that jump.
+    pub origins: Bitboard,
+}
+
+impl SingleJumps {
+    /// The number of captures (each a distinct move, and one route).
+    #[inline(always)]
+    pub fn count(&self) -> usize {
+        self.landings.iter().map(|l| l.count() as usize).sum()
+    }
+
+    /// The captures in the order the route search finds them (men from
+    /// a1 towards h8, each forward, east, west), so that the move list is
+    /// the same whichever way it was made.
+    #[inline(always)]
+    pub fn push_all(&self, pos: &Position, list: &mut MoveList) {
+        match pos.side_to_move() {
+            Color::White => self.push_all_towards(Direction::North, list, Bitboard::RANK_8),
+            Color::Black => self.push_all_towards(Direction::South, list, Bitboard::RANK_1),
+        }
+    }
+
+    #[inline(always)]
+    fn push_all_towards(&self, forward: Direction, list: &mut MoveList, far: Bitboard) {
+        for from in self.origins {
+            let here = Bitboard::from_square(from);
+            let mut jump = |dir: Direction, landings: Bitboard| {
+                let victim = here.shift(dir);
+                if let Some(to) = (victim.shift(dir) & landings).lsb() {
+                    // An arrayvec push cannot fail here: see MAX_MOVES.
+                    let _ = list.try_push(Move {
+                        from,
+                        to,
+                        promotes: far.contains(to),
+                        captures: victim,
+                    });
+                }
+            };
+            jump(forward, self.landings[0]);
+            jump(Direction::East, self.landings[1]);
+            jump(Direction::West, self.landings[2]);
+        }
+    }
+}
+
+/// Sorts the position's captures into `Captures` with whole-board shifts:
+/// most positions have none, and most of the rest only single jumps, and
+/// neither then enters the route search.
+#[inline(always)]
+pub(crate) fn classify(pos: &Position) -> Captures {
+    // Constant directions (a shift by a run-time direction is a jump table).
+    match pos.side_to_move() {
+        Color::White => classify_towards(pos, Direction::North),
+        Color::Black => classify_towards(pos, Direction::South),
+    }
+}
+
+#[inline(always)]
+fn classify_towards(pos: &Position, forward: Direction) -> Captures {
+    use Direction::{East, West};
     let us = pos.side_to_move();
     let them = pos.pieces(us.opponent());
     let empty = pos.empty();
-    // Only men with a jump available start a search; most positions have
-    // none and no kings, and leave here.
-    let jumpers_from = |back| (empty.shift(back) & them).shift(back);
-    let backward = match us {
-        Color::White => jumpers_from(Direction::South),
-        Color::Black => jumpers_from(Direction::North),
-    };
-    let jumpers =
-        pos.men(us) & (backward | jumpers_from(Direction::West) | jumpers_from(Direction::East));
+    let men = pos.men(us);
     let kings = pos.kings(us);
-    if jumpers.is_empty() && kings.is_empty() {
-        return;
+    let land = |dir: Direction| (men.shift(dir) & them).shift(dir) & empty;
+    let landings = [land(forward), land(East), land(West)];
+    let any = landings[0] | landings[1] | landings[2];
+    if any.is_empty() {
+        return match kings.is_empty() {
+            true => Captures::None,
+            false => Captures::Search {
+                first: SingleJumps {
+                    landings,
+                    origins: Bitboard::EMPTY,
+                },
+                men_only: false,
+            },
+        };
     }
-    search_from(pos, jumpers, kings, sink);
+    let back = |l: Bitboard, dir: Direction| {
+        let dir = dir.opposite();
+        l.shift(dir).shift(dir)
+    };
+    let origins = back(landings[0], forward) | back(landings[1], East) | back(landings[2], West);
+    // A second jump from a landing square: never straight back (the piece
+    // just taken is gone, or may not be jumped twice), and otherwise the
+    // board is the same around it, so the squares from which a man can jump
+    // now are the ones from which it could jump on.
+    let can_jump = |dir: Direction| {
+        let back = dir.opposite();
+        (empty.shift(back) & them).shift(back)
+    };
+    let (on_forward, on_east, on_west) = (can_jump(forward), can_jump(East), can_jump(West));
+    let longer = (landings[0] & (on_forward | on_east | on_west))
+        | (landings[1] & (on_forward | on_east))
+        | (landings[2] & (on_forward | on_west));
+    // A man crowned mid-capture goes on as a king: the search follows it.
+    let crowning = pos.rules().mid_capture_promotion;
+    let crowned = crowning && (landings[0] & us.promotion_rank()).any();
+    let first = SingleJumps { landings, origins };
+    if kings.any() || longer.any() || crowned {
+        Captures::Search {
+            first,
+            men_only: kings.is_empty() && !crowning,
+        }
+    } else {
+        Captures::Single(first)
+    }
 }
 
+/// Runs the capture search for every piece of the side to move.
+#[inline]
+pub(crate) fn search<S: RouteSink>(pos: &Position, sink: &mut S) {
+    let jumpers = match classify(pos) {
+        Captures::None => return,
+        Captures::Single(first) | Captures::Search { first, .. } => first.origins,
+    };
+    search_from(pos, jumpers, sink);
+}
+
+/// The number of legal captures when only men capture and none is
+/// crowned on the way (`Captures::Search` with `men_only`). Each route is
+/// then a move of its own: a man never jumps back towards its own side,
+/// so its route never comes back to a square it left, and the pieces it
+/// takes (one per jump, on the line between two landings) fix the route.
+/// So the routes of the most jumps are counted, not listed.
+pub(crate) fn count_men_routes(pos: &Position, first: &SingleJumps) -> usize {
+    let white = pos.side_to_move() == Color::White;
+    let immediate = pos.rules().capture_removal == CaptureRemoval::Immediate;
+    match (white, immediate) {
+        (true, true) => count_men_routes_as::<true, true>(pos, first),
+        (true, false) => count_men_routes_as::<true, false>(pos, first),
+        (false, true) => count_men_routes_as::<false, true>(pos, first),
+        (false, false) => count_men_routes_as::<false, false>(pos, first),
+    }
+}
+
+#[inline(always)]
+fn count_men_routes_as<const WHITE: bool, const IMMEDIATE: bool>(
+    pos: &Position,
+    first: &SingleJumps,
+) -> usize {
+    let them = pos.pieces(pos.side_to_move().opponent());
+    let empty = pos.empty();
+    let mut tally = RouteTally { best: 0, routes: 0 };
+    // The routes go on from the first landings, already found.
+    let mut from_landings = |dir: Direction, landings: Bitboard| {
+        let back = dir.opposite();
+        for to in landings {
+            let here = Bitboard::from_square(to);
+            let victim = here.shift(back);
+            let left =
+                empty | victim.shift(back) | if IMMEDIATE { victim } else { Bitboard::EMPTY };
+            men_routes::<WHITE, IMMEDIATE>(here, left, them & !victim, 1, &mut tally);
+        }
+    };
+    let forward = if WHITE {
+        Direction::North
+    } else {
+        Direction::South
+    };
+    from_landings(forward, first.landings[0]);
+    from_landings(Direction::East, first.landings[1]);
+    from_landings(Direction::West, first.landings[2]);
+    tally.routes as usize
+}
+
+/// The longest routes so far, and how many there are.
+struct RouteTally {
+    best: u32,
+    routes: u32,
+}
+
+/// Follows every route of the man on `here` (a single square), `jumps`
+/// jumps into its capture, into `tally`.
+fn men_routes<const WHITE: bool, const IMMEDIATE: bool>(
+    here: Bitboard,
+    empty: Bitboard,
+    targets: Bitboard,
+    jumps: u32,
+    tally: &mut RouteTally,
+) {
+    let forward = if WHITE {
+        Direction::North
+    } else {
+        Direction::South
+    };
+    let mut extended = false;
+    let mut jump = |dir: Direction| {
+        let victim = here.shift(dir) & targets;
+        let landing = victim.shift(dir) & empty;
+        if landing.any() {
+            extended = true;
+            let empty = if IMMEDIATE { empty | victim } else { empty };
+            men_routes::<WHITE, IMMEDIATE>(landing, empty, targets & !victim, jumps + 1, tally);
+        }
+    };
+    jump(forward);
+    jump(Direction::East);
+    jump(Direction::West);
+    if !extended && jumps > 0 {
+        if jumps > tally.best {
+            tally.best = jumps;
+            tally.routes = 0;
+        }
+        if jumps == tally.best {
+            tally.routes += 1;
+        }
+    }
+}
+
+/// The route search from `jumpers` and the kings of the side to move.
 #[inline(never)]
-fn search_from<S: RouteSink>(pos: &Position, jumpers: Bitboard, kings: Bitboard, sink: &mut S) {
+pub(crate) fn search_from<S: RouteSink>(pos: &Position, jumpers: Bitboard, sink: &mut S) {
     let us = pos.side_to_move();
+    let kings = pos.kings(us);
     let rules = pos.rules();
     let mut search = Jumps {
         sink,
@@ -340,6 +556,50 @@ impl<S: RouteSink> Jumps<'_, S> {
 mod tests {
     use super::*;
     use crate::rules::Rules;
+
+    #[test]
+    fn whole_board_captures_agree_with_the_route_search() {
+        // Random positions of every rule set, king-free ones included: the
+        // shortcuts of `classify` (single jumps listed off the board, the
+        // men's routes counted) give the route search's moves in the route
+        // search's order (the search's move ordering breaks ties by it).
+        let mut rng = crate::rng::Rng::new(5);
+        let mut seen = [0usize; 3];
+        for rules in Rules::all() {
+            for _ in 0..4000 {
+                let p = crate::testutil::random_position(&mut rng, rules);
+                let mut searched = MoveList::new();
+                search_from(
+                    &p,
+                    Bitboard::FULL & p.men(p.side_to_move()),
+                    &mut DistinctMoves {
+                        list: &mut searched,
+                    },
+                );
+                let mut list = MoveList::new();
+                match classify(&p) {
+                    Captures::None => {
+                        assert!(searched.is_empty(), "{}", p.fen());
+                        continue;
+                    }
+                    Captures::Single(single) => {
+                        seen[0] += 1;
+                        single.push_all(&p, &mut list);
+                        assert_eq!(single.count(), list.len(), "{}", p.fen());
+                    }
+                    Captures::Search { first, men_only } => {
+                        seen[1 + men_only as usize] += 1;
+                        search_from(&p, first.origins, &mut DistinctMoves { list: &mut list });
+                        if men_only {
+                            assert_eq!(count_men_routes(&p, &first), list.len(), "{}", p.fen());
+                        }
+                    }
+                }
+                assert_eq!(list, searched, "{}", p.fen());
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 150), "too few of a kind: {seen:?}");
+    }
 
     #[test]
     fn victims_are_the_captured_pieces_in_jump_order() {

@@ -99,6 +99,7 @@ pub(super) fn generate(pos: &Position, list: &mut MoveList) {
     }
 }
 
+#[inline(always)]
 pub(super) fn count(pos: &Position) -> usize {
     let us = pos.side_to_move();
     let variant = pos.rules().variant;

@@ -35,10 +35,31 @@ impl Engine {
     /// legal move, so no test can pass on a broken search), with `env` on
     /// top (which may turn strict mode off again).
     pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tama"))
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tama"));
+        cmd.args(args)
             .env("TAMA_STRICT", "1")
-            .envs(env.iter().copied())
+            .envs(env.iter().copied());
+        Engine::spawn(cmd)
+    }
+
+    /// Starts `tama` in strict mode with its address space capped to `kb`
+    /// kilobytes (`ulimit -v`, through `sh`).
+    #[cfg(unix)]
+    pub fn start_under_ulimit(kb: u64) -> Engine {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!(
+                "ulimit -v {kb} && exec '{}'",
+                env!("CARGO_BIN_EXE_tama")
+            ))
+            .env("TAMA_STRICT", "1");
+        Engine::spawn(cmd)
+    }
+
+    /// Spawns `cmd` (which runs `tama`), its standard input and output
+    /// piped to the test.
+    fn spawn(mut cmd: Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

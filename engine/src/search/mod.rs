@@ -14,7 +14,7 @@
 //!
 //! The search: iterative deepening with aspiration windows from depth 5
 //! (`iterate.rs`); negamax principal variation search (`node.rs`, its
-//! steps numbered as Stockfish numbers them); a shared transposition table (`tt.rs`, scores and
+//! steps numbered as Stockfish numbers them); a shared transposition table (`tt/`, scores and
 //! bounds in `score.rs`); quiescence that resolves every pending capture (a
 //! position where the side to move must capture is never a leaf); move
 //! ordering by table move, promotions, two killers per ply and a history

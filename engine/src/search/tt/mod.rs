@@ -2,11 +2,24 @@
 //! shared lock-free between the search threads.
 //!
 //! Layout: buckets of four 16-byte entries (one cache line). An entry is two
-//! `AtomicU64`s: the packed data and `key ^ data`. A reader accepts an entry
-//! only when the two words agree with the key it looks for, so a torn write
-//! by another thread (one word new, one old) reads as a miss, never as a
-//! wrong hit (the classic "lockless hashing" of Hyatt and Mann). Moves read
-//! back are only hints: the search matches them against the legal moves.
+//! `AtomicU64`s: the packed data and a check word, `key ^ data` with the
+//! table's epoch in its top bits. A reader accepts an entry only when the
+//! two words agree with the key it looks for, so a torn write by another
+//! thread (one word new, one old) reads as a miss, never as a wrong hit (the
+//! classic "lockless hashing" of Hyatt and Mann). Moves read back are only
+//! hints: the search matches them against the legal moves.
+//!
+//! Clearing the table starts a new epoch instead of writing every entry
+//! (gigabytes, seconds): an entry of another epoch is empty. The epoch takes
+//! the top `EPOCH_BITS` bits of the check word, which lose nothing: two keys
+//! of one bucket differ by less than 2^64 / buckets (the bucket is the key
+//! scaled to the bucket count), so with at least 2^EPOCH_BITS buckets they
+//! cannot differ in the top bits alone, and the low bits still tell every
+//! key of a bucket apart. (While a large new table grows ready, see
+//! `memory`, a key may be looked for in a bucket an entry was stored in
+//! under a smaller count; only the low bits then tell them apart, so a
+//! wrong hit has odds of 2^-52 per entry compared, for those seconds.)
+//! Once the epochs run out, the memory is cleared for real (`memory`).
 //!
 //! Win/loss scores are stored relative to the node (distance from the node,
 //! not from the root) and corrected by ply on the way in and out.
@@ -15,7 +28,10 @@ use super::score::{score_from_tt, score_to_tt, Bound};
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::square::Square;
+use memory::Buckets;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+mod memory;
 
 /// The bound kept in two bits of an entry; 0 marks an empty entry.
 #[inline]
@@ -118,6 +134,8 @@ fn unpack_generation(data: u64) -> u8 {
     (data >> 26) as u8 & GEN_MASK
 }
 
+/// All-zero bytes are a valid, empty bucket (`memory` relies on it): no
+/// epoch is zero.
 #[repr(align(64))]
 struct Bucket {
     /// Per entry: [key ^ data, data].
@@ -126,71 +144,32 @@ struct Bucket {
 
 const ENTRIES: usize = 4;
 
-/// The table (see the module comment): buckets of four entries, and the
-/// generation of the current search.
+/// The check word's top bits, for the epoch (see the module comment).
+const EPOCH_BITS: u32 = 12;
+const KEY_BITS: u32 = 64 - EPOCH_BITS;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+/// The first epoch, already in place in the check word.
+const FIRST_EPOCH: u64 = 1 << KEY_BITS;
+
+/// The check word of an entry holding `data` for `key` in `epoch` (in place).
+#[inline]
+fn check_word(key: u64, data: u64, epoch: u64) -> u64 {
+    (key ^ data) & KEY_MASK | epoch
+}
+
+/// Whether an entry with check word `check` belongs to `epoch`.
+#[inline]
+fn of_epoch(check: u64, epoch: u64) -> bool {
+    check & !KEY_MASK == epoch
+}
+
+/// The table (see the module comment): buckets of four entries, the
+/// generation of the current search, and the epoch (which clearing moves
+/// on; in place in the check word).
 pub struct TranspositionTable {
     buckets: Buckets,
     generation: AtomicU8,
-}
-
-/// The bucket array: zeroed memory aligned to 2 MB, so that on Linux the
-/// kernel can back it with huge pages (a random probe then rarely misses
-/// the TLB, which otherwise costs more than the probe itself).
-struct Buckets {
-    ptr: std::ptr::NonNull<Bucket>,
-    len: usize,
-}
-
-// SAFETY: the buckets are atomics only; the array is owned like a Box.
-unsafe impl Send for Buckets {}
-unsafe impl Sync for Buckets {}
-
-const HUGE_PAGE: usize = 2 << 20;
-
-impl Buckets {
-    fn layout(len: usize) -> std::alloc::Layout {
-        std::alloc::Layout::from_size_align(len * std::mem::size_of::<Bucket>(), HUGE_PAGE)
-            .expect("table size fits a layout")
-    }
-
-    /// `None` when the system refuses the memory (a GUI may ask for more
-    /// than the machine has; that must not kill the engine).
-    fn try_new(len: usize) -> Option<Buckets> {
-        assert!(len > 0);
-        let layout = Self::layout(len);
-        // SAFETY: the layout has a non-zero size; all-zero bytes are valid
-        // `AtomicU64`s, hence valid (empty) buckets.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let ptr = std::ptr::NonNull::new(raw as *mut Bucket)?;
-        #[cfg(target_os = "linux")]
-        // SAFETY: advice on memory this table owns; failure is harmless.
-        unsafe {
-            libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
-        }
-        Some(Buckets { ptr, len })
-    }
-}
-
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `ptr` holds `len` initialised buckets for our lifetime.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Buckets {
-    fn deref_mut(&mut self) -> &mut [Bucket] {
-        // SAFETY: as above, and `&mut self` makes the access exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this very layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) }
-    }
+    epoch: u64,
 }
 
 impl TranspositionTable {
@@ -208,15 +187,18 @@ impl TranspositionTable {
         let mut mb = mb.clamp(Self::MIN_MB, Self::MAX_MB);
         loop {
             let n = mb * 1024 * 1024 / std::mem::size_of::<Bucket>();
+            // What makes the epoch bits free (see the module comment).
+            assert!(n >= 1 << EPOCH_BITS);
             if let Some(buckets) = Buckets::try_new(n) {
                 return TranspositionTable {
                     buckets,
                     generation: AtomicU8::new(0),
+                    epoch: FIRST_EPOCH,
                 };
             }
             if mb == Self::MIN_MB {
                 // Not even one megabyte: nothing sensible is left to do.
-                std::alloc::handle_alloc_error(Buckets::layout(n));
+                panic!("the system refuses even {mb} MB for the transposition table");
             }
             mb /= 2;
         }
@@ -232,12 +214,13 @@ impl TranspositionTable {
         self.buckets.len() * ENTRIES
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry: a new epoch, so quick whatever the size (once
+    /// in 4095 times the memory itself is cleared, which is quick too).
     pub fn clear(&mut self) {
-        for b in self.buckets.iter_mut() {
-            for w in b.words.iter_mut() {
-                *w.get_mut() = 0;
-            }
+        self.epoch = self.epoch.wrapping_add(FIRST_EPOCH);
+        if self.epoch == 0 {
+            self.buckets.clear();
+            self.epoch = FIRST_EPOCH;
         }
         *self.generation.get_mut() = 0;
     }
@@ -249,9 +232,11 @@ impl TranspositionTable {
             .store(g.wrapping_add(1) & GEN_MASK, Ordering::Relaxed);
     }
 
+    /// The bucket of `key` among those ready (all but while a large new
+    /// table is being touched, see `memory`).
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        let i = ((key as u128 * self.buckets.ready() as u128) >> 64) as usize;
         &self.buckets[i]
     }
 
@@ -276,7 +261,7 @@ impl TranspositionTable {
         for e in 0..ENTRIES {
             let data = b.words[2 * e + 1].load(Ordering::Relaxed);
             let check = b.words[2 * e].load(Ordering::Relaxed);
-            if check ^ data != key {
+            if check != check_word(key, data, self.epoch) {
                 continue;
             }
             let bound = bound_from_bits(data >> 24)?;
@@ -311,14 +296,14 @@ impl TranspositionTable {
         for e in 0..ENTRIES {
             let data = b.words[2 * e + 1].load(Ordering::Relaxed);
             let check = b.words[2 * e].load(Ordering::Relaxed);
-            if bound_from_bits(data >> 24).is_none() {
+            if bound_from_bits(data >> 24).is_none() || !of_epoch(check, self.epoch) {
                 if victim_value > i32::MIN {
                     victim = e;
                     victim_value = i32::MIN;
                 }
                 continue;
             }
-            if check ^ data == key {
+            if check == check_word(key, data, self.epoch) {
                 let old_depth = unpack_depth(data);
                 let same_search = unpack_generation(data) == generation;
                 if same_search && bound != Bound::Exact && old_depth > depth + 2 {
@@ -339,7 +324,7 @@ impl TranspositionTable {
         }
         let data = pack(packed, score_to_tt(score, ply), depth, bound, generation);
         b.words[2 * victim + 1].store(data, Ordering::Relaxed);
-        b.words[2 * victim].store(key ^ data, Ordering::Relaxed);
+        b.words[2 * victim].store(check_word(key, data, self.epoch), Ordering::Relaxed);
     }
 
     /// Per mille of entries written by the current search (sampled).
@@ -350,7 +335,11 @@ impl TranspositionTable {
         for b in &self.buckets[..sample] {
             for e in 0..ENTRIES {
                 let data = b.words[2 * e + 1].load(Ordering::Relaxed);
-                if bound_from_bits(data >> 24).is_some() && unpack_generation(data) == generation {
+                let check = b.words[2 * e].load(Ordering::Relaxed);
+                if bound_from_bits(data >> 24).is_some()
+                    && of_epoch(check, self.epoch)
+                    && unpack_generation(data) == generation
+                {
                     used += 1;
                 }
             }
@@ -489,6 +478,67 @@ mod tests {
         assert_eq!(tt.hashfull(), 0);
         tt.clear();
         assert!(tt.probe(0x9E37_79B9_7F4A_7C15, 0).is_none());
+    }
+
+    /// The stores and probes of a little game of replacement, and what
+    /// each probe found.
+    fn replay(tt: &TranspositionTable, seed: u64) -> Vec<Option<(i32, i32)>> {
+        let mut rng = crate::rng::Rng::new(seed);
+        let n = tt.buckets.len() as u64;
+        // Few buckets' worth of keys, so entries compete for places.
+        let keys: Vec<u64> = (0..64)
+            .map(|_| rng.below(8) * (u64::MAX / n) + rng.below(1 << 20))
+            .collect();
+        let mut seen = Vec::new();
+        for i in 0..2000 {
+            let k = keys[rng.below(keys.len() as u64) as usize];
+            if rng.below(2) == 0 {
+                tt.store(k, 0, None, i, rng.below(20) as i32, Bound::Exact);
+            } else {
+                seen.push(tt.probe(k, 0).map(|h| (h.score, h.depth)));
+            }
+            if i % 500 == 0 {
+                tt.new_search();
+            }
+        }
+        seen
+    }
+
+    /// A cleared table behaves exactly as a new one: entries of earlier
+    /// epochs are never found and count as empty places, also when the
+    /// epochs run out and the memory is cleared for real.
+    #[test]
+    fn a_cleared_table_is_a_new_table() {
+        let mut used = TranspositionTable::new(1);
+        for round in 0..3 {
+            let fresh = TranspositionTable::new(1);
+            let expected = replay(&fresh, round);
+            used.clear();
+            assert_eq!(replay(&used, round), expected, "round {round}");
+            assert_eq!(used.hashfull(), fresh.hashfull());
+        }
+        // Back to the epoch of the last round, through a clearing for real.
+        for _ in 0..(1 << EPOCH_BITS) - 1 {
+            used.clear();
+        }
+        assert_eq!(used.hashfull(), 0);
+        let fresh = TranspositionTable::new(1);
+        assert_eq!(replay(&used, 9), replay(&fresh, 9));
+    }
+
+    /// Keys that differ only in the epoch bits never share a bucket, so the
+    /// check word's low bits tell every key of a bucket apart.
+    #[test]
+    fn keys_differing_in_the_epoch_bits_only_are_in_other_buckets() {
+        let tt = TranspositionTable::new(1);
+        let mut rng = crate::rng::Rng::new(3);
+        for _ in 0..1000 {
+            let k = rng.next_u64();
+            let other = k ^ (rng.below((1 << EPOCH_BITS) - 1) + 1) << KEY_BITS;
+            assert!(!std::ptr::eq(tt.bucket(k), tt.bucket(other)));
+            tt.store(k, 0, None, 1, 1, Bound::Exact);
+            assert!(tt.probe(other, 0).is_none());
+        }
     }
 
     #[test]

@@ -24,7 +24,8 @@ use tama_engine::{CaptureRemoval, Rules, Variant};
 )]
 pub struct Cli {
     /// Change a search switch (repeatable; docs/testing.md)
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
+    #[cfg_attr(not(feature = "lab"), arg(skip))]
     pub set: Vec<Setting>,
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -161,12 +162,15 @@ pub struct EgtbStartsArgs {
 }
 
 /// A `--set NAME=VALUE` already checked against the search's switches.
+/// Search switches are set by name in the lab build only (`--features
+/// lab`); without it the `--set` flags do not exist and stay empty.
 pub type Setting = (String, String);
 
 #[derive(Args, Debug)]
 pub struct ProtocolArgs {
     /// Change a search switch (repeatable)
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
+    #[cfg_attr(not(feature = "lab"), arg(skip))]
     pub set: Vec<Setting>,
 }
 
@@ -222,7 +226,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
     /// Change a search switch (repeatable)
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
+    #[cfg_attr(not(feature = "lab"), arg(skip))]
     pub set: Vec<Setting>,
     /// Plies, 1 to 64
     #[arg(value_parser = bench_depth, default_value_t = tama_engine::search::bench::DEFAULT_DEPTH)]
@@ -256,10 +261,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "MB", default_value_t = tama_engine::search::Searcher::DEFAULT_HASH_MB)]
     pub hash: usize,
     /// Plain fixed-depth alpha-beta, material-only evaluation
-    #[arg(long)]
+    #[cfg_attr(feature = "lab", arg(long))]
+    #[cfg_attr(not(feature = "lab"), arg(skip), allow(dead_code))]
     pub baseline: bool,
     /// Change a search switch (repeatable)
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = setting)]
+    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
+    #[cfg_attr(not(feature = "lab"), arg(skip))]
     pub set: Vec<Setting>,
 }
 
@@ -450,6 +457,7 @@ fn name_value(text: &str) -> Result<Setting, String> {
 
 /// `NAME=VALUE`, refused at once when the search has no such switch or
 /// the value does not fit it.
+#[cfg(feature = "lab")]
 fn setting(text: &str) -> Result<Setting, String> {
     let (name, value) = name_value(text)?;
     Tuning::default()
@@ -467,12 +475,24 @@ fn node_budget(text: &str) -> Result<u64, String> {
 }
 
 /// The search switches with these settings applied.
+#[cfg(feature = "lab")]
 pub fn tuning(settings: &[Setting]) -> Result<Tuning, String> {
     let mut tuning = Tuning::default();
     for (name, value) in settings {
         tuning.set(name, value).map_err(|e| e.to_string())?;
     }
     Ok(tuning)
+}
+
+/// The default search switches: only the lab build sets them by name.
+#[cfg(not(feature = "lab"))]
+pub fn tuning(settings: &[Setting]) -> Result<Tuning, String> {
+    match settings.first() {
+        None => Ok(Tuning::default()),
+        Some((name, _)) => Err(format!(
+            "search switch {name}: switches are set in the lab build only (--features lab)"
+        )),
+    }
 }
 
 fn perft_depth(text: &str) -> Result<u32, String> {

@@ -25,7 +25,10 @@ pub fn run(a: &SearchArgs) -> Result<()> {
     let o = searcher.options_mut();
     o.threads = a.threads.max(1);
     o.multipv = a.multipv.max(1);
-    o.baseline = a.baseline;
+    #[cfg(feature = "lab")]
+    {
+        o.baseline = a.baseline;
+    }
     o.move_overhead = Duration::ZERO;
     let game = Game::new(pos);
     let out = searcher.search(&game, &limits, &SearchControl::new(), &mut |info| {

@@ -16,12 +16,14 @@ use tama_protocol::options::{self, Effect, Settings};
 /// `Contempt`, `Hash`, ...). Options that do not shape a search of a given
 /// position (the rules, the tables, `Clear Hash`) are refused.
 pub fn searcher(options: &[Setting]) -> Result<Searcher> {
+    #[cfg_attr(not(feature = "lab"), allow(unused_mut))]
     let mut tuning = Tuning::default();
     let mut settings = Settings {
         hash_mb: shots::HASH_MB,
         ..Settings::default()
     };
     for (name, value) in options {
+        #[cfg(feature = "lab")]
         if tuning.try_set(name, value)? {
             continue;
         }

@@ -163,6 +163,26 @@ fn exits(s: Signature) -> Vec<Signature> {
     out
 }
 
+/// Builds every missing table of `opts.max_pieces` or fewer pieces into
+/// `dir` and returns them all, opened. Tables already there (from an
+/// interrupted run) are checked and kept; a damaged one is an error.
+pub fn build(
+    dir: &Path,
+    opts: &BuildOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Tablebase, EgtbError> {
+    assert!(
+        (2..=MAX_PIECES).contains(&opts.max_pieces),
+        "pieces must be 2..={MAX_PIECES}"
+    );
+    std::fs::create_dir_all(dir).map_err(super::probe::io_error(dir))?;
+    let mut known = Tablebase::empty(opts.rules);
+    for job in jobs(opts.max_pieces) {
+        build_pair(dir, opts, &job.signatures, &mut known, progress)?;
+    }
+    Ok(known)
+}
+
 /// Runs one job: opens its inputs from `dir` (each file checked whole,
 /// checksum included; a missing one is an error naming the job that builds
 /// it) and builds its pair there, or keeps it when its files are already

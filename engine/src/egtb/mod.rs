@@ -12,10 +12,10 @@ mod signature;
 mod unmove;
 mod value;
 
-pub use build::{build, build_bytes_per_entry, BuildOptions, Progress};
+pub use build::{build_bytes_per_entry, BuildOptions, Progress};
 pub use file::{file_name, Encoding, FileError, Header, TableStats, HEADER_LEN};
 pub use index::{Placement, TableIndex};
-pub use jobs::{build_job, file_bytes, find_job, jobs, Job};
+pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job};
 pub use probe::{EgtbError, Table, Tablebase};
 pub use signature::{Signature, MAX_PIECES};
 pub use value::{Value, Wdl};

@@ -9,12 +9,10 @@
 //! thing a table does not see; the node search has ruled it out before it
 //! probes.
 
-use super::score::{draw_score, tb_loss_in, tb_win_in};
-use super::worker::Worker;
+use super::score::{tb_loss_in, tb_win_in};
 use crate::egtb::{Tablebase, Value, Wdl};
 use crate::moves::Move;
 use crate::position::Position;
-use std::sync::atomic::Ordering;
 
 /// The tables a search may probe, and up to how many pieces.
 #[derive(Clone, Copy)]
@@ -41,17 +39,6 @@ pub(super) fn score_of(value: Value, ply: usize, draw: i32) -> i32 {
         Wdl::Win => tb_win_in(ply, value.plies),
         Wdl::Draw => draw,
         Wdl::Loss => tb_loss_in(ply, value.plies),
-    }
-}
-
-impl Worker<'_> {
-    /// Step 3b of the node search: the database's score of `pos`, if it
-    /// holds the position (counted in `tbhits`).
-    #[inline]
-    pub(super) fn probe_tablebase(&mut self, pos: &Position, ply: usize) -> Option<i32> {
-        let value = self.sh.egtb?.probe(pos)?;
-        self.sh.tbhits.fetch_add(1, Ordering::Relaxed);
-        Some(score_of(value, ply, draw_score(self.sh.contempt, ply)))
     }
 }
 

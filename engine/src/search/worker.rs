@@ -7,14 +7,14 @@ use super::history::{History, Killers};
 use super::limits::TimeBudget;
 use super::params::LmrTable;
 use super::repetition::Repetitions;
-use super::score::{INF, MAX_PLY};
-use super::tablebase::Probing;
+use super::score::{draw_score, INF, MAX_PLY};
+use super::tablebase::{score_of, Probing};
 use super::tt::TranspositionTable;
 use super::{SearchControl, SearchInfo, Tuning};
 use crate::eval::Weights;
 use crate::moves::Move;
 use crate::position::Position;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Instant;
 
@@ -142,5 +142,16 @@ impl<'a> Worker<'a> {
 
     pub(super) fn is_main(&self) -> bool {
         self.id == 0
+    }
+}
+
+impl Worker<'_> {
+    /// Step 3b of the node search: the database's score of `pos`, if it
+    /// holds the position (counted in `tbhits`).
+    #[inline]
+    pub(super) fn probe_tablebase(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        let value = self.sh.egtb?.probe(pos)?;
+        self.sh.tbhits.fetch_add(1, Ordering::Relaxed);
+        Some(score_of(value, ply, draw_score(self.sh.contempt, ply)))
     }
 }

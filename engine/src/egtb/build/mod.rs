@@ -34,7 +34,7 @@ mod results;
 use super::file::{file_name, Encoding, Header, TableStats};
 use super::index::{Placement, TableIndex};
 use super::probe::{io_error, EgtbError, Table, Tablebase};
-use super::signature::{Signature, MAX_PIECES};
+use super::signature::Signature;
 use super::unmove::quiet_predecessors;
 use super::value::{Value, Wdl};
 use crate::movegen;
@@ -94,26 +94,6 @@ pub enum Progress {
         /// Time the pair took.
         elapsed: Duration,
     },
-}
-
-/// Builds every missing table of `opts.max_pieces` or fewer pieces into
-/// `dir` and returns them all, opened. Tables already there (from an
-/// interrupted run) are checked and kept; a damaged one is an error.
-pub fn build(
-    dir: &Path,
-    opts: &BuildOptions,
-    progress: &mut dyn FnMut(Progress),
-) -> Result<Tablebase, EgtbError> {
-    assert!(
-        (2..=MAX_PIECES).contains(&opts.max_pieces),
-        "pieces must be 2..={MAX_PIECES}"
-    );
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let mut known = Tablebase::empty(opts.rules);
-    for job in super::jobs::jobs(opts.max_pieces) {
-        build_pair(dir, opts, &job.signatures, &mut known, progress)?;
-    }
-    Ok(known)
 }
 
 /// Builds (or keeps, when its files are there) one signature and its

@@ -735,3 +735,105 @@ fn shards_merge_into_exactly_the_whole_match() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("shards [2] are missing"));
     assert!(String::from_utf8_lossy(&out.stdout).contains("INCOMPLETE"));
 }
+
+/// The runner killed at random moments, with SIGKILL (nothing of it runs
+/// on) or SIGTERM (it stops its games, writes what it has, exits with 143),
+/// each time resumed with `-resume`: every results file left is whole JSON,
+/// and the match ends with exactly the counts and the PDN games of the same
+/// match never stopped.
+#[cfg(unix)]
+#[test]
+fn a_killed_match_resumes_to_exactly_the_whole_match() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    let dir = scratch("resume");
+    let setup = format!(
+        "{} {} -each depth=1 -rounds 30 -repeat -concurrency 2 -maxmoves 60",
+        fake("A", "random", 1, 1),
+        fake("B", "random", 1, 2)
+    );
+    let (whole, whole_pdn) = (dir.join("whole.json"), dir.join("whole.pdn"));
+    run_match_ok(&args(&format!(
+        "{setup} -results {} -pdnout {}",
+        whole.display(),
+        whole_pdn.display()
+    )));
+    let (res, pdn) = (dir.join("r.json"), dir.join("r.pdn"));
+    let resume = args(&format!(
+        "{setup} -results {} -pdnout {} -resume",
+        res.display(),
+        pdn.display()
+    ));
+    let mut rng = tama_engine::rng::Rng::new(29);
+    let mut kills = 0;
+    for i in 0..8 {
+        let mut child = Command::new(TAMA)
+            .arg("match")
+            .args(&resume)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The header line: the signal handlers are in place.
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        err.read_line(&mut line).unwrap();
+        assert!(line.contains("2 engines, 60 games"), "{line}");
+        let drain = std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+        std::thread::sleep(Duration::from_millis(50 + rng.below(600)));
+        let term = i % 2 == 1;
+        let signal = if term { "-TERM" } else { "-KILL" };
+        Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        let status = child.wait().unwrap();
+        drain.join().unwrap().unwrap();
+        if status.success() {
+            break; // the match ended before the signal
+        }
+        kills += 1;
+        if term {
+            assert_eq!(status.code(), Some(143), "{status:?}");
+        } else {
+            assert_eq!(status.signal(), Some(9), "{status:?}");
+        }
+        if !res.exists() {
+            assert!(!term, "SIGTERM left no results file");
+            continue;
+        }
+        let j = json(&res);
+        assert_eq!(j["format"], "tama-match-results-1");
+        assert_eq!(j["interrupted"], true);
+        let played = j["games_played"].as_u64().unwrap() as usize;
+        assert_eq!(j["games"].as_array().unwrap().len(), played);
+        let in_pdn = games_by_round(&pdn).len();
+        if term {
+            assert_eq!(in_pdn, played);
+        } else {
+            assert!(in_pdn >= played, "{in_pdn} < {played}");
+        }
+    }
+    assert!(kills >= 4, "the match ended after {kills} kills");
+    let out = run_match_ok(&resume);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("resuming: "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json(&res)["interrupted"], false);
+    assert_eq!(figures(json(&res)), figures(json(&whole)));
+    assert_eq!(games_by_round(&pdn), games_by_round(&whole_pdn));
+    assert_eq!(check_pdn(&pdn, Rules::default()).len(), 60);
+    // Resumed once more: nothing left to play, the same file.
+    run_match_ok(&resume);
+    assert_eq!(figures(json(&res)), figures(json(&whole)));
+    // A results file of another match is refused, with what differs.
+    let other = run_match(&args(&format!(
+        "{} -seed 4 -results {} -resume",
+        setup,
+        res.display()
+    )));
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("their seed differ"));
+}

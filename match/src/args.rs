@@ -270,9 +270,20 @@ const FLAGS: &[Flag] = &[
         names: &["results"],
         arity: Arity::One,
         args: "FILE.json",
-        help: "write the results as JSON (for scripts and --merge)",
+        help: "write the results as JSON after every game (for scripts, --merge, -resume)",
         apply: |p, _, v| {
             p.config.results = Some(PathBuf::from(&v[0]));
+            Ok(())
+        },
+    },
+    Flag {
+        names: &["resume"],
+        arity: Arity::Switch,
+        args: "",
+        help: "go on with the match of the -results file: count its games, play \
+               only the others (none yet: the match starts)",
+        apply: |p, _, _| {
+            p.config.resume = true;
             Ok(())
         },
     },
@@ -732,6 +743,9 @@ fn check(c: &Config) -> Result<(), String> {
     }
     if c.sprt.is_some() && c.engines.len() != 2 {
         return Err("-sprt needs exactly two engines".into());
+    }
+    if c.resume && c.results.is_none() {
+        return Err("-resume needs -results FILE.json, the file to go on from".into());
     }
     if c.sprt.is_some() && c.shard.is_some() {
         return Err(

@@ -84,6 +84,8 @@ pub struct Config {
     pub event: String,
     pub pdnout: Option<PathBuf>,
     pub results: Option<PathBuf>,
+    /// `-resume`: count the games the results file holds, play the rest.
+    pub resume: bool,
     /// `-shard K/N`: play only that part of the schedule.
     pub shard: Option<Shard>,
     pub quiet: bool,
@@ -114,6 +116,7 @@ impl Default for Config {
             event: "Tama match".into(),
             pdnout: None,
             results: None,
+            resume: false,
             shard: None,
             quiet: false,
         }

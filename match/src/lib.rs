@@ -15,7 +15,8 @@
 //!   `sprt`: the sequential probability ratio test;
 //! - `tally`: the counts of a match; `report`: its tables; `results`: its
 //!   results file and `--merge`;
-//! - `signal`: Ctrl-C.
+//! - `resume`: `-resume`, going on from the results file;
+//! - `signal`: Ctrl-C and SIGTERM.
 
 /// `println!` / `eprintln!` that do not panic when the stream is closed
 /// (`tama match ... | head`): what cannot be written is dropped.
@@ -42,6 +43,7 @@ pub mod game;
 pub mod pentanomial;
 pub mod report;
 pub mod results;
+mod resume;
 mod run;
 pub mod schedule;
 pub mod shard;

@@ -171,10 +171,7 @@ impl Summary {
 
     /// Writes the results file.
     pub fn write_results(&self, path: &Path) -> Result<(), String> {
-        let mut text = serde_json::to_string_pretty(&self.to_results())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        text.push('\n');
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        self.to_results().write(path)
     }
 
     /// Adds a results file to this summary: its pairs by engine names (in
@@ -230,6 +227,32 @@ impl Summary {
         self.paired |= file.schedule.as_ref().is_some_and(|id| id.repeat);
         Ok(())
     }
+}
+
+impl ResultsFile {
+    /// Writes the file, atomically (see `write_atomically`).
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| fail(&e))?;
+        text.push('\n');
+        write_atomically(path, text.as_bytes()).map_err(|e| fail(&e))
+    }
+}
+
+/// Writes `bytes` to `path` so that whoever reads `path`, whenever the
+/// writer is killed, finds the old file or the new one, never a part: the
+/// bytes go to `PATH.tmp` first, to the disk, then the file is renamed over
+/// `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(".tmp");
+    let aside = PathBuf::from(aside);
+    let mut f = std::fs::File::create(&aside)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&aside, path)
 }
 
 /// Reads a results file.

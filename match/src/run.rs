@@ -1,13 +1,15 @@
 //! Running a match: checks before the first game, the worker threads that
 //! play the games (`-concurrency N`, each playing one game at a time), and
-//! the main thread that counts each finished game, writes it to the PDN,
-//! prints the progress line, stops on an SPRT decision or Ctrl-C, and writes
-//! the tables and the results file at the end.
+//! the main thread that counts each finished game, writes it to the PDN and
+//! the results file, prints the progress line, stops on an SPRT decision,
+//! Ctrl-C or SIGTERM, and prints the tables at the end. With `-resume` the
+//! games of the results file are counted first and not played again.
 
 use super::config::{Config, EngineSpec};
 use super::elo::fmt_elo;
 use super::game;
 use super::report::generic_reason;
+use super::resume;
 use super::schedule::{load_openings, pairings, schedule, Job, PairKey};
 use super::shard::ScheduleId;
 use super::signal;
@@ -21,7 +23,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tama_engine::notation::pdn::{today, GameRecord};
+use tama_engine::notation::pdn::{today, GameRecord, Outcome};
 use tama_engine::openings::Opening;
 use tama_engine::Color;
 
@@ -34,7 +36,7 @@ enum Done {
 /// Runs a configured match; returns the process exit status.
 pub fn run(config: Config) -> i32 {
     signal::install();
-    let (openings, pdn_file) = match prepare(&config) {
+    let openings = match prepare(&config) {
         Ok(p) => p,
         Err(e) => {
             errln!("error: {e}");
@@ -55,9 +57,47 @@ pub fn run(config: Config) -> i32 {
         );
         return 2;
     }
-    let mut results = Results::new(&config, jobs.len(), pdn_file, id);
+    let played = match resumed(&config, &id, &jobs) {
+        Ok(p) => p,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
+    let pdn_file = match open_pdn(&config) {
+        Ok(f) => f,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
+    let total = jobs.len();
+    let mut results = Results::new(&config, total, pdn_file, id);
     if !config.quiet {
-        errln!("{}", header(&config, jobs.len(), openings.len()));
+        errln!("{}", header(&config, total, openings.len()));
+    }
+    for (job, game) in &played {
+        results.count(job, game.clone());
+    }
+    results.resumed = played.len();
+    let done: std::collections::HashSet<String> =
+        played.iter().map(|(_, g)| g.round.clone()).collect();
+    let jobs: Vec<Job> = if results.sprt_decided() {
+        Vec::new()
+    } else {
+        jobs.into_iter()
+            .filter(|j| !done.contains(&j.round_tag()))
+            .collect()
+    };
+    if config.resume && !config.quiet {
+        errln!(
+            "resuming: {} of the {total} games are in the results file; {} to play",
+            played.len(),
+            jobs.len()
+        );
+    }
+    if jobs.is_empty() {
+        return results.finish();
     }
     let config = Arc::new(config);
     let abort = Arc::new(AtomicBool::new(false));
@@ -135,9 +175,8 @@ fn estimate(config: &Config, games: usize) -> String {
 const ESTIMATE_MOVES: u32 = 60;
 
 /// Everything that can be checked before the first game: the engines'
-/// programs exist, the openings load, the PDN and results files can be
-/// written.
-fn prepare(config: &Config) -> Result<(Vec<Opening>, Option<File>), String> {
+/// programs exist, the openings load, the results file can be written.
+fn prepare(config: &Config) -> Result<Vec<Opening>, String> {
     for e in &config.engines {
         check_command(e)?;
     }
@@ -145,22 +184,48 @@ fn prepare(config: &Config) -> Result<(Vec<Opening>, Option<File>), String> {
     if let Some(p) = &config.results {
         check_writable(p)?;
     }
-    let pdn_file = match &config.pdnout {
-        None => None,
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| format!("cannot write {}: {e}", p.display()))?,
-        ),
+    Ok(openings)
+}
+
+/// With `-resume`: the games already played (see `resume`), the PDN file
+/// trimmed to them. Without: none.
+fn resumed(
+    config: &Config,
+    id: &ScheduleId,
+    jobs: &[Job],
+) -> Result<Vec<(Job, GameEntry)>, String> {
+    if !config.resume {
+        return Ok(Vec::new());
+    }
+    let played = resume::played(config, id, jobs)?;
+    if let Some(pdn) = &config.pdnout {
+        let dropped = resume::trim_pdn(pdn, &played)?;
+        if dropped > 0 && !config.quiet {
+            errln!(
+                "resuming: {dropped} games of {} not in the results file were dropped (they are played again)",
+                pdn.display()
+            );
+        }
+    }
+    Ok(played)
+}
+
+/// The PDN file, opened for appending.
+fn open_pdn(config: &Config) -> Result<Option<File>, String> {
+    let Some(p) = &config.pdnout else {
+        return Ok(None);
     };
-    Ok((openings, pdn_file))
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(p)
+        .map(Some)
+        .map_err(|e| format!("cannot write {}: {e}", p.display()))
 }
 
 /// Whether `path` can be written, without changing it: an existing file is
-/// opened for appending, a new one is created and removed again (the
-/// results are written only at the end, and must not be lost then).
+/// opened for appending, a new one is created and removed again (so that a
+/// typing error in the path stops the match before its first game).
 fn check_writable(path: &std::path::Path) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     if path.exists() {
@@ -273,7 +338,7 @@ fn game_record(
     GameRecord {
         event: config.event.clone(),
         date: date.to_string(),
-        round: format!("{}.{}", job.round, job.game_in_round),
+        round: job.round_tag(),
         white: specs[0].command.name.clone(),
         black: specs[1].command.name.clone(),
         outcome: played.outcome,
@@ -300,6 +365,8 @@ struct Results {
     /// pairing's first engine in the game that finished first.
     half_pairs: HashMap<PairKey, u32>,
     done: usize,
+    /// Of `done`, the games counted from the results file (`-resume`).
+    resumed: usize,
     total: usize,
     started: Instant,
     /// Why the match stops before its last game (Ctrl-C, SPRT decision).
@@ -336,37 +403,72 @@ impl Results {
             pdn_file,
             half_pairs: HashMap::new(),
             done: 0,
+            resumed: 0,
             total,
             started: Instant::now(),
             stop_reason: None,
         }
     }
 
-    /// Counts games as they finish until every worker has ended; watches
-    /// for Ctrl-C and the SPRT decision, which abort the games in progress.
+    /// Counts games as they finish until every worker has ended, writing
+    /// the results file after each; watches for Ctrl-C, SIGTERM and the
+    /// SPRT decision, which abort the games in progress.
     fn collect(&mut self, rx: &Receiver<Done>, abort: &AtomicBool) {
         loop {
-            if signal::interrupted() && self.stop_reason.is_none() {
-                self.stop_reason = Some("interrupted".into());
-                self.summary.interrupted = true;
-                abort.store(true, Ordering::Relaxed);
-                signal::restore_default();
-                errln!("interrupted: stopping the games in progress; writing the results");
-            }
+            self.notice_signal(abort);
             let (job, record) = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(Done::Game(j, r)) => (j, r),
                 Ok(Done::Aborted) | Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            self.done += 1;
+            // A game that ends after the signal may have ended by it (a job
+            // system signals the engines too): not counted, like the games
+            // aborted; `-resume` plays it again.
+            if self.notice_signal(abort) {
+                continue;
+            }
             self.write_pdn(&record);
-            self.count(&job, &record);
+            self.count(&job, entry(&job, &record, &self.names));
+            self.save_progress();
             if !self.config_quiet {
                 errln!("{}", self.progress_line(&job, &record));
             }
             if self.sprt_decided() {
                 abort.store(true, Ordering::Relaxed);
             }
+        }
+    }
+
+    /// Whether Ctrl-C or SIGTERM has arrived; the first time, stops the
+    /// games in progress.
+    fn notice_signal(&mut self, abort: &AtomicBool) -> bool {
+        if !signal::interrupted() {
+            return false;
+        }
+        if !self.summary.interrupted {
+            self.stop_reason = Some("interrupted".into());
+            self.summary.interrupted = true;
+            abort.store(true, Ordering::Relaxed);
+            signal::restore_default();
+            errln!(
+                "interrupted ({}): stopping the games in progress; writing the results",
+                signal::received().unwrap_or("signal")
+            );
+        }
+        true
+    }
+
+    /// Writes the results file of the games so far, marked interrupted
+    /// (which it is, should the runner die now), so that no game is lost
+    /// on a crash, a SIGKILL or a lost machine.
+    fn save_progress(&self) {
+        let Some(path) = &self.results_path else {
+            return;
+        };
+        let mut file = self.summary.to_results();
+        file.interrupted = true;
+        if let Err(e) = file.write(path) {
+            errln!("warning: {e}");
         }
     }
 
@@ -385,10 +487,13 @@ impl Results {
 
     /// Adds a finished game to the pair's counts, its opening pair (when
     /// both games are in), the termination counts and the list of games.
-    fn count(&mut self, job: &Job, record: &GameRecord) {
+    fn count(&mut self, job: &Job, game: GameEntry) {
+        self.done += 1;
         let (w, b) = (&self.names[job.white], &self.names[job.black]);
         let (pair, flipped) = self.summary.pair_mut(w, b);
-        let wp = record.outcome.points(Color::White);
+        let wp = Outcome::parse(&game.result)
+            .expect("a result the runner wrote, or checked when resuming")
+            .points(Color::White);
         let pts = if flipped { 2 - wp } else { wp };
         match pts {
             2 => pair.wdl.wins += 1,
@@ -413,16 +518,9 @@ impl Results {
         *self
             .summary
             .terminations
-            .entry(generic_reason(&record.termination))
+            .entry(generic_reason(&game.termination))
             .or_default() += 1;
-        self.summary.games.push(GameEntry {
-            round: record.round.clone(),
-            white: w.clone(),
-            black: b.clone(),
-            result: record.outcome.pdn().to_string(),
-            termination: record.termination.clone(),
-            plies: record.moves.len() as u64,
-        });
+        self.summary.games.push(game);
     }
 
     /// The stderr line after each game: the game, then the head-to-head
@@ -431,7 +529,7 @@ impl Results {
         let (w, b) = (&self.names[job.white], &self.names[job.black]);
         let (done, total) = (self.done, self.total);
         let elapsed = self.started.elapsed().as_secs_f64();
-        let eta = elapsed / done as f64 * (total - done) as f64;
+        let eta = elapsed / (done - self.resumed) as f64 * (total - done) as f64;
         let head = &self.summary.pairs[0];
         let hw = head.wdl;
         // The error bar of the samples the SPRT reads: pairs with -repeat.
@@ -492,10 +590,22 @@ impl Results {
             }
         }
         if self.summary.interrupted {
-            130
+            signal::exit_status()
         } else {
             0
         }
+    }
+}
+
+/// A finished game as the results file lists it.
+fn entry(job: &Job, record: &GameRecord, names: &[String]) -> GameEntry {
+    GameEntry {
+        round: record.round.clone(),
+        white: names[job.white].clone(),
+        black: names[job.black].clone(),
+        result: record.outcome.pdn().to_string(),
+        termination: record.termination.clone(),
+        plies: record.moves.len() as u64,
     }
 }
 

@@ -62,6 +62,13 @@ pub struct Job {
     pub pair: Option<PairKey>,
 }
 
+impl Job {
+    /// `round.game`, as in the PDN Round tag and the results file.
+    pub fn round_tag(&self) -> String {
+        format!("{}.{}", self.round, self.game_in_round)
+    }
+}
+
 /// The pairings of `n` engines, each as (first, second).
 pub fn pairings(n: usize, kind: Tournament) -> Vec<(usize, usize)> {
     match kind {

@@ -178,7 +178,7 @@ pub struct Session {
     searcher_hash_mb: usize,
     pending_clear: bool,
     worker: Option<JoinHandle<Searcher>>,
-    /// Selective-search switches every searcher of this session gets.
+    /// Selective-search switches every searcher of this protocol session gets.
     tuning: Tuning,
     /// The evaluation weights (the `EvalFile` option).
     weights: Weights,
@@ -226,7 +226,7 @@ impl Session {
         self
     }
 
-    /// How many searches of this session failed (and were answered with
+    /// How many searches of this protocol session failed (and were answered with
     /// the first legal move).
     pub fn search_faults(&self) -> u64 {
         self.faults.load(Ordering::Relaxed)

@@ -774,13 +774,29 @@ fn a_killed_match_resumes_to_exactly_the_whole_match() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // The header line: the signal handlers are in place.
+        // The header line: the signal handlers are in place. A resumed run
+        // may first say which games of the PDN it dropped.
         let mut err = BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
-        err.read_line(&mut line).unwrap();
+        loop {
+            line.clear();
+            err.read_line(&mut line).unwrap();
+            if !line.starts_with("resuming: ") {
+                break;
+            }
+        }
         assert!(line.contains("2 engines, 60 games"), "{line}");
         let drain = std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-        std::thread::sleep(Duration::from_millis(50 + rng.below(600)));
+        // Killed once the PDN holds a growing number of games (so each run
+        // plays some whatever the machine's speed), a random few
+        // milliseconds after: between games, mid-game or mid-write.
+        let target = 6 * (i + 1) + rng.below(4) as usize;
+        while child.try_wait().unwrap().is_none()
+            && std::fs::read_to_string(&pdn).map_or(0, |t| t.matches("[Event ").count()) < target
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(8)));
         let term = i % 2 == 1;
         let signal = if term { "-TERM" } else { "-KILL" };
         Command::new("kill")
@@ -815,11 +831,21 @@ fn a_killed_match_resumes_to_exactly_the_whole_match() {
         }
     }
     assert!(kills >= 4, "the match ended after {kills} kills");
+    // A SIGKILL while the PDN was being written leaves a game cut short
+    // (or one the results file does not have yet): dropped, played again.
+    let mut cut = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&pdn)
+        .unwrap();
+    std::io::Write::write_all(&mut cut, b"[Event \"cut short\"]\n[Round \"").unwrap();
+    drop(cut);
     let out = run_match_ok(&resume);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("resuming: "), "{err}");
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("resuming: "),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        err.contains("not in the results file were dropped"),
+        "{err}"
     );
     assert_eq!(json(&res)["interrupted"], false);
     assert_eq!(figures(json(&res)), figures(json(&whole)));

@@ -47,5 +47,5 @@ pub use game::{Game, GameStatus};
 pub use moves::{Move, MoveList};
 pub use notation::{FenError, MoveError};
 pub use position::{Piece, Position};
-pub use rules::{CaptureRemoval, Color, Rules, Variant};
+pub use rules::{CaptureRemoval, Color, RuleValueError, Rules, Variant};
 pub use square::Square;

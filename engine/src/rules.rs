@@ -153,37 +153,89 @@ impl fmt::Display for CaptureRemoval {
     }
 }
 
+/// Why the text of a rule option was refused: the value of a `Variant`,
+/// `CaptureRemoval` or boolean option (`MidCapturePromotion`), as the
+/// protocol, the command line and PDN tags give it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleValueError {
+    /// Not `armenian` or `turkish` (nor their other names).
+    Variant(String),
+    /// Not `immediate` or `deferred`.
+    CaptureRemoval(String),
+    /// Not a true or false of any spelling `parse_bool` reads.
+    Bool(String),
+}
+
+impl fmt::Display for RuleValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleValueError::Variant(s) => {
+                write!(f, "unknown variant {s:?} (expected armenian or turkish)")
+            }
+            RuleValueError::CaptureRemoval(s) => write!(
+                f,
+                "unknown capture removal {s:?} (expected immediate or deferred)"
+            ),
+            RuleValueError::Bool(s) => write!(f, "expected true or false, got {s:?}"),
+        }
+    }
+}
+
+impl std::error::Error for RuleValueError {}
+
 impl FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Variant, String> {
+    type Err = RuleValueError;
+    fn from_str(s: &str) -> Result<Variant, RuleValueError> {
         match s.to_ascii_lowercase().as_str() {
             "armenian" | "tama" => Ok(Variant::Armenian),
             "turkish" | "dama" => Ok(Variant::Turkish),
-            _ => Err(format!(
-                "unknown variant {s:?} (expected armenian or turkish)"
-            )),
+            _ => Err(RuleValueError::Variant(s.to_string())),
         }
     }
 }
 
 impl FromStr for CaptureRemoval {
-    type Err = String;
-    fn from_str(s: &str) -> Result<CaptureRemoval, String> {
+    type Err = RuleValueError;
+    fn from_str(s: &str) -> Result<CaptureRemoval, RuleValueError> {
         match s.to_ascii_lowercase().as_str() {
             "immediate" => Ok(CaptureRemoval::Immediate),
             "deferred" => Ok(CaptureRemoval::Deferred),
-            _ => Err(format!(
-                "unknown capture removal {s:?} (expected immediate or deferred)"
-            )),
+            _ => Err(RuleValueError::CaptureRemoval(s.to_string())),
         }
     }
 }
 
 /// Parses an option value of the boolean kind (`true`/`false`, also `on`/`off`, `1`/`0`).
-pub fn parse_bool(s: &str) -> Result<bool, String> {
+pub fn parse_bool(s: &str) -> Result<bool, RuleValueError> {
     match s.to_ascii_lowercase().as_str() {
         "true" | "on" | "yes" | "1" => Ok(true),
         "false" | "off" | "no" | "0" => Ok(false),
-        _ => Err(format!("expected true or false, got {s:?}")),
+        _ => Err(RuleValueError::Bool(s.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_values_read_in_any_case_and_refusals_quote_the_text() {
+        assert_eq!("Dama".parse(), Ok(Variant::Turkish));
+        assert_eq!("DEFERRED".parse(), Ok(CaptureRemoval::Deferred));
+        assert_eq!(parse_bool("Off"), Ok(false));
+        let e = "russian".parse::<Variant>().unwrap_err();
+        assert_eq!(e, RuleValueError::Variant("russian".into()));
+        assert_eq!(
+            e.to_string(),
+            "unknown variant \"russian\" (expected armenian or turkish)"
+        );
+        assert_eq!(
+            "later".parse::<CaptureRemoval>().unwrap_err().to_string(),
+            "unknown capture removal \"later\" (expected immediate or deferred)"
+        );
+        assert_eq!(
+            parse_bool("maybe").unwrap_err().to_string(),
+            "expected true or false, got \"maybe\""
+        );
     }
 }

@@ -482,9 +482,10 @@ fn settings(args: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Stores a value read from the command line, or passes its error on.
-fn put<T>(slot: &mut T, value: Result<T, String>) -> Result<(), String> {
-    *slot = value?;
+/// Stores a value read from the command line, or passes its error on (as
+/// the text this parser's errors are).
+fn put<T, E: std::fmt::Display>(slot: &mut T, value: Result<T, E>) -> Result<(), String> {
+    *slot = value.map_err(|e| e.to_string())?;
     Ok(())
 }
 

@@ -260,7 +260,11 @@ impl Given<'_> {
         parse_bool(self.need()?).map_err(|e| format!("option {}: {e}", self.def.uci))
     }
 
-    fn combo<T: std::str::FromStr<Err = String>>(&self) -> Result<T, String> {
+    fn combo<T>(&self) -> Result<T, String>
+    where
+        T: std::str::FromStr,
+        T::Err: std::fmt::Display,
+    {
         if !matches!(self.def.kind, Kind::Combo { .. }) {
             return Err(self.not_a("combo"));
         }

@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 use tama_engine::notation::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
 use tama_engine::rules::parse_bool;
-use tama_engine::{Position, Rules};
+use tama_engine::{Position, RuleValueError, Rules};
 
 /// The page's names for the rule options are the engine's UCI option names.
 fn rules_json(rules: Rules) -> Value {
@@ -25,8 +25,12 @@ fn rules_from_json(v: &Value) -> Result<Rules, String> {
             .ok_or_else(|| format!("rules.{name} is missing"))
     };
     Ok(Rules {
-        variant: field("Variant")?.parse()?,
-        capture_removal: field("CaptureRemoval")?.parse()?,
+        variant: field("Variant")?
+            .parse()
+            .map_err(|e: RuleValueError| e.to_string())?,
+        capture_removal: field("CaptureRemoval")?
+            .parse()
+            .map_err(|e: RuleValueError| e.to_string())?,
         mid_capture_promotion: parse_bool(field("MidCapturePromotion")?)
             .map_err(|e| format!("rules.MidCapturePromotion: {e}"))?,
     })

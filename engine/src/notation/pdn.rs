@@ -14,7 +14,7 @@
 //! expects a number rejects the game instead of misreading it. The Variant tag
 //! (`armenian` / `turkish`) says the same for this reader, which accepts both.
 
-use crate::{Color, Move, Position, Rules, Variant};
+use crate::{Color, Move, Position, RuleValueError, Rules, Variant};
 use std::fmt::Write as _;
 
 /// How a game ended.
@@ -254,9 +254,14 @@ fn rules_from_tags(tags: &[(String, String)], default: Rules) -> Result<Rules, S
                     _ => return Err(format!("GameType {v:?} is not a game Tama plays")),
                 }
             }
-            "variant" => rules.variant = v.parse()?,
-            "captureremoval" => rules.capture_removal = v.parse()?,
-            "midcapturepromotion" => rules.mid_capture_promotion = crate::rules::parse_bool(v)?,
+            "variant" => rules.variant = v.parse().map_err(|e: RuleValueError| e.to_string())?,
+            "captureremoval" => {
+                rules.capture_removal = v.parse().map_err(|e: RuleValueError| e.to_string())?
+            }
+            "midcapturepromotion" => {
+                rules.mid_capture_promotion =
+                    crate::rules::parse_bool(v).map_err(|e| e.to_string())?
+            }
             _ => {}
         }
     }

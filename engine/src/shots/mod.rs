@@ -58,7 +58,9 @@ impl Shot {
     pub fn parse(line: &str) -> Result<Shot, String> {
         let mut fields = line.split_whitespace();
         let mut next = |what: &str| fields.next().ok_or_else(|| format!("missing {what}"));
-        let variant: Variant = next("variant")?.parse()?;
+        let variant: Variant = next("variant")?
+            .parse()
+            .map_err(|e: crate::RuleValueError| e.to_string())?;
         let rules = match variant {
             Variant::Armenian => Rules::ARMENIAN,
             Variant::Turkish => Rules::TURKISH,

@@ -56,13 +56,25 @@ impl Model {
     }
 }
 
+/// The text is not the name of a model (`hand` or `patterns`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownModel(pub String);
+
+impl std::fmt::Display for UnknownModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown model {:?} (expected hand or patterns)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownModel {}
+
 impl std::str::FromStr for Model {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Model, String> {
+    type Err = UnknownModel;
+    fn from_str(s: &str) -> Result<Model, UnknownModel> {
         match s {
             "hand" => Ok(Model::Hand),
             "patterns" => Ok(Model::Patterns),
-            _ => Err(format!("unknown model {s:?} (expected hand or patterns)")),
+            _ => Err(UnknownModel(s.to_string())),
         }
     }
 }
@@ -190,6 +202,19 @@ pub fn named(name: &str) -> Result<VariantWeights, UnknownWeights> {
     Ok(file::decode(bytes).unwrap_or_else(|e| panic!("built-in weights {name}: {e}")))
 }
 
+/// No hand term has the name given to `Weights::set` (`hand::NAMES` lists
+/// them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTerm(pub String);
+
+impl std::fmt::Display for UnknownTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown weight {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownTerm {}
+
 /// The weights the search uses: per variant the default set, or another
 /// (a named built-in one, or one loaded at run time). Cheap to clone (the
 /// sets are shared).
@@ -221,8 +246,8 @@ impl Weights {
 
     /// Sets one hand weight by name (`hand::NAMES`: `man`, `advancement.4`,
     /// ...), in centi-men, in both variants' sets.
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let term = hand::term_index(name).ok_or_else(|| format!("unknown weight {name:?}"))?;
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), UnknownTerm> {
+        let term = hand::term_index(name).ok_or_else(|| UnknownTerm(name.to_string()))?;
         for v in [Variant::Armenian, Variant::Turkish] {
             let mut set = self.get(v).clone();
             set.hand[term] = value * ONE;

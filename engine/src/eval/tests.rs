@@ -276,8 +276,23 @@ fn weights_by_name() {
         assert_eq!(w.get(v).hand[5], 25 * ONE);
         assert!(w.get(v).patterns.is_some());
     }
-    assert!(w.set("queen", 900).is_err());
-    assert!(w.set("advancement.7", 1).is_err());
+    assert_eq!(w.set("queen", 900), Err(UnknownTerm("queen".into())));
+    assert_eq!(
+        w.set("advancement.7", 1).unwrap_err().to_string(),
+        "unknown weight \"advancement.7\""
+    );
+}
+
+#[test]
+fn models_by_name() {
+    assert_eq!("patterns".parse(), Ok(Model::Patterns));
+    assert_eq!("hand".parse::<Model>().map(Model::name), Ok("hand"));
+    let e = "Hand".parse::<Model>().unwrap_err();
+    assert_eq!(e, UnknownModel("Hand".into()));
+    assert_eq!(
+        e.to_string(),
+        "unknown model \"Hand\" (expected hand or patterns)"
+    );
 }
 
 #[test]

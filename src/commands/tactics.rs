@@ -55,9 +55,7 @@ fn suites(a: &TacticsArgs) -> Result<Vec<(Variant, Vec<Shot>)>> {
     let all = match &a.file {
         Some(f) => {
             let text = std::fs::read_to_string(f).with_context(|| f.display().to_string())?;
-            let all = shots::parse_suite(&text)
-                .message()
-                .with_context(|| f.display().to_string())?;
+            let all = shots::parse_suite(&text).with_context(|| f.display().to_string())?;
             if all.is_empty() {
                 bail!("{}: no shot in the file", f.display());
             }

@@ -3,7 +3,9 @@
 //! ```text
 //! offset size
 //!  0      8  magic "TAMAEGTB"
-//!  8      2  format version (little-endian, like every number here)
+//!  8      2  format version (little-endian, like every number here):
+//!            1 the values as they are, 2 compressed in blocks
+//!            (`compress.rs`)
 //! 10      2  index version: how entries are numbered (`index.rs`)
 //! 12      1  variant (0 armenian, 1 turkish)
 //! 13      1  capture removal (0 immediate, 1 deferred)
@@ -17,7 +19,7 @@
 //! 48      8  positions lost  /  positions of the game
 //! 56      4  longest win in plies (0xffffffff: not kept)
 //! 60      4  zero
-//! 64      8  payload bytes
+//! 64      8  payload bytes (as stored: compressed, for version 2)
 //! 72      8  checksum of bytes 0..72 and the payload
 //! 80         payload
 //! ```
@@ -32,7 +34,10 @@ use crate::rules::{CaptureRemoval, Rules, Variant};
 use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"TAMAEGTB";
+/// The format version of a file whose payload holds the values as they are.
 pub const FORMAT_VERSION: u16 = 1;
+/// The format version of a file whose payload is compressed in blocks.
+pub const BLOCKS_FORMAT_VERSION: u16 = 2;
 /// Bumped whenever `index.rs` numbers entries differently.
 pub const INDEX_VERSION: u16 = 1;
 /// Bytes of the header at the start of every file.
@@ -152,6 +157,27 @@ pub struct TableStats {
     pub longest_win: Option<u32>,
 }
 
+/// How the payload is stored.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Layout {
+    /// The encoded values as they are (format version 1): a probe reads
+    /// its entry in place.
+    Plain,
+    /// Blocks of the encoded values, each compressed on its own, behind an
+    /// index of their offsets (format version 2, `compress.rs`): a probe
+    /// decompresses one block.
+    Blocks,
+}
+
+impl Layout {
+    fn version(self) -> u16 {
+        match self {
+            Layout::Plain => FORMAT_VERSION,
+            Layout::Blocks => BLOCKS_FORMAT_VERSION,
+        }
+    }
+}
+
 /// What a table file says about itself (its first `HEADER_LEN` bytes).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Header {
@@ -159,13 +185,15 @@ pub struct Header {
     pub rules: Rules,
     /// The material it holds.
     pub signature: Signature,
-    /// How the payload encodes values.
+    /// How the payload encodes values (inside its blocks, when compressed).
     pub encoding: Encoding,
+    /// Whether the payload is compressed.
+    pub layout: Layout,
     /// Number of entries (the index's length).
     pub entries: u64,
     /// Counts of wins, draws and losses.
     pub stats: TableStats,
-    /// Bytes after the header.
+    /// Bytes after the header (as stored).
     pub payload_len: u64,
 }
 
@@ -222,7 +250,7 @@ impl fmt::Display for FileError {
             FileError::NotATable => write!(f, "not a Tama endgame table (bad magic)"),
             FileError::Version { format, index } => write!(
                 f,
-                "format version {format}, index version {index}; this build reads {FORMAT_VERSION} and {INDEX_VERSION}"
+                "format version {format}, index version {index}; this build reads {FORMAT_VERSION} or {BLOCKS_FORMAT_VERSION} and {INDEX_VERSION}"
             ),
             FileError::OtherRules { file, wanted } => {
                 write!(f, "built for other rules ({file}), wanted {wanted}")
@@ -302,7 +330,7 @@ impl Header {
     pub fn encode(&self, payload: &[u8]) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(MAGIC);
-        h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h[8..10].copy_from_slice(&self.layout.version().to_le_bytes());
         h[10..12].copy_from_slice(&INDEX_VERSION.to_le_bytes());
         h[12..15].copy_from_slice(&rules_code(self.rules));
         h[15] = self.encoding.code();
@@ -337,7 +365,12 @@ impl Header {
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().expect("8 bytes"));
         let (format, index) = (u16_at(8), u16_at(10));
-        if format != FORMAT_VERSION || index != INDEX_VERSION {
+        let layout = match format {
+            FORMAT_VERSION => Layout::Plain,
+            BLOCKS_FORMAT_VERSION => Layout::Blocks,
+            _ => return Err(FileError::Version { format, index }),
+        };
+        if index != INDEX_VERSION {
             return Err(FileError::Version { format, index });
         }
         let file_rules = rules_from_code(&bytes[12..15]).ok_or(FileError::Corrupt("rules"))?;
@@ -357,7 +390,9 @@ impl Header {
         }
         let entries = u64_at(24);
         let payload_len = u64_at(64);
-        if payload_len != encoding.payload_len(entries) {
+        // A compressed payload's own layout is checked when it is opened
+        // (`compress::Blocks::parse`), after the checksum.
+        if layout == Layout::Plain && payload_len != encoding.payload_len(entries) {
             return Err(FileError::Corrupt("payload length"));
         }
         let expected = HEADER_LEN as u64 + payload_len;
@@ -374,6 +409,7 @@ impl Header {
             rules,
             signature,
             encoding,
+            layout,
             entries,
             stats: TableStats {
                 wins: u64_at(32),
@@ -429,6 +465,7 @@ mod tests {
             rules: Rules::TURKISH,
             signature: Signature::new(1, 0, 0, 1),
             encoding: enc,
+            layout: Layout::Plain,
             entries: 9,
             stats: TableStats {
                 wins: 4,

@@ -1,9 +1,11 @@
 //! Endgame databases: every position with few pieces solved by retrograde
 //! analysis (`build`), kept one file per material signature and rule set
-//! (`file`), numbered by a perfect index (`index`) and probed by the search
+//! (`file`; compressed in blocks by `compress`, read by `blocks`), numbered by a perfect index (`index`) and probed by the search
 //! (`probe`). docs/endgames.md describes the method and the figures.
 
+mod blocks;
 mod build;
+mod compress;
 mod file;
 mod index;
 mod jobs;
@@ -13,7 +15,8 @@ mod unmove;
 mod value;
 
 pub use build::{build_bytes_per_entry, BuildOptions, Progress};
-pub use file::{file_name, Encoding, FileError, Header, TableStats, HEADER_LEN};
+pub use compress::{compress_dir, CompressOptions, Compressed};
+pub use file::{file_name, Encoding, FileError, Header, Layout, TableStats, HEADER_LEN};
 pub use index::{Placement, TableIndex};
 pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job};
 pub use probe::{EgtbError, Table, Tablebase};

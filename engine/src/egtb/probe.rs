@@ -1,7 +1,8 @@
 //! `Tablebase`: the tables of one rule set, opened from a directory and
 //! probed from any thread.
 
-use super::file::{file_prefix, FileError, Header, FILE_SUFFIX, HEADER_LEN};
+use super::blocks::Blocks;
+use super::file::{file_prefix, FileError, Header, Layout, FILE_SUFFIX, HEADER_LEN};
 use super::index::{Placement, TableIndex};
 use super::signature::{Signature, MAX_PIECES};
 use super::value::Value;
@@ -45,6 +46,13 @@ pub enum EgtbError {
         /// That job's level.
         level: u32,
     },
+    /// A table could not be compressed.
+    Compression {
+        /// The table's file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// A file named for these rules whose signature part does not parse.
     BadName {
         /// The file.
@@ -62,6 +70,9 @@ impl fmt::Display for EgtbError {
                 write!(f, "{}: refused: {error}", path.display())
             }
             EgtbError::BadName { path, reason } => write!(f, "{}: {reason}", path.display()),
+            EgtbError::Compression { path, reason } => {
+                write!(f, "{}: not compressed: {reason}", path.display())
+            }
             EgtbError::MissingInput { path, job, level } => write!(
                 f,
                 "{}: missing: an input of this job, built by job {job} (level {level})",
@@ -90,12 +101,15 @@ pub struct Table {
     /// The file's header, checked on open.
     pub header: Header,
     index: TableIndex,
+    /// The block index of a compressed payload.
+    blocks: Option<Blocks>,
     /// The whole file; the payload starts at `HEADER_LEN`.
     map: Mmap,
 }
 
 impl Table {
-    /// Maps a file and checks all of it (header, size, checksum) before use.
+    /// Maps a file and checks all of it (header, size, checksum, and the
+    /// block index of a compressed one) before use. Either format opens.
     pub fn open(path: &Path, rules: Rules, signature: Signature) -> Result<Table, EgtbError> {
         let file = File::open(path).map_err(io_error(path))?;
         // SAFETY: the map is read-only; a table file is written once (to a
@@ -113,13 +127,39 @@ impl Table {
                 error: FileError::Corrupt("entry count differs from the index"),
             });
         }
-        Ok(Table { header, index, map })
+        let blocks = match header.layout {
+            Layout::Plain => None,
+            Layout::Blocks => {
+                Some(Blocks::parse(&header, &map[HEADER_LEN..]).map_err(|error| {
+                    EgtbError::File {
+                        path: path.to_path_buf(),
+                        error,
+                    }
+                })?)
+            }
+        };
+        Ok(Table {
+            header,
+            index,
+            blocks,
+            map,
+        })
+    }
+
+    /// The value of entry `i` (below `header.entries`); `None` only for a
+    /// compressed block that does not decompress whole.
+    #[inline]
+    pub fn value_at(&self, i: u64) -> Option<Value> {
+        let payload = &self.map[HEADER_LEN..];
+        match &self.blocks {
+            None => Some(self.header.encoding.value(payload, i)),
+            Some(blocks) => blocks.value(payload, i),
+        }
     }
 
     #[inline]
-    fn value(&self, p: &Placement) -> Value {
-        let i = self.index.index(p);
-        self.header.encoding.value(&self.map[HEADER_LEN..], i)
+    fn value(&self, p: &Placement) -> Option<Value> {
+        self.value_at(self.index.index(p))
     }
 }
 
@@ -148,22 +188,7 @@ impl Tablebase {
     pub fn open(dir: &Path, rules: Rules) -> Result<Tablebase, EgtbError> {
         let mut tb = Tablebase::empty(rules);
         tb.dir = Some(dir.to_path_buf());
-        let prefix = file_prefix(rules);
-        for entry in std::fs::read_dir(dir).map_err(io_error(dir))? {
-            let path = entry.map_err(io_error(dir))?.path();
-            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-                continue;
-            };
-            let Some(sig_name) = name
-                .strip_prefix(prefix.as_str())
-                .and_then(|rest| rest.strip_suffix(FILE_SUFFIX))
-            else {
-                continue;
-            };
-            let signature = Signature::parse(sig_name).map_err(|reason| EgtbError::BadName {
-                path: path.clone(),
-                reason,
-            })?;
+        for (signature, path) in table_files(dir, rules)? {
             tb.insert(Table::open(&path, rules, signature)?);
         }
         if tb.tables.iter().all(Option::is_none) {
@@ -243,6 +268,35 @@ impl Tablebase {
         if signature.pieces() > MAX_PIECES {
             return None;
         }
-        Some(self.table(signature)?.value(p))
+        self.table(signature)?.value(p)
     }
+}
+
+/// The table files of `rules` in `dir` with their signatures, in no
+/// particular order; a file named for these rules whose signature does not
+/// parse is an error.
+pub(crate) fn table_files(
+    dir: &Path,
+    rules: Rules,
+) -> Result<Vec<(Signature, PathBuf)>, EgtbError> {
+    let prefix = file_prefix(rules);
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io_error(dir))? {
+        let path = entry.map_err(io_error(dir))?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(sig_name) = name
+            .strip_prefix(prefix.as_str())
+            .and_then(|rest| rest.strip_suffix(FILE_SUFFIX))
+        else {
+            continue;
+        };
+        let signature = Signature::parse(sig_name).map_err(|reason| EgtbError::BadName {
+            path: path.clone(),
+            reason,
+        })?;
+        files.push((signature, path));
+    }
+    Ok(files)
 }

@@ -189,7 +189,7 @@ fn four_piece_tables_are_consistent() {
     assert_eq!(checked, 82_938_632);
 }
 
-fn rules_from_env() -> Rules {
+pub(crate) fn rules_from_env() -> Rules {
     let Ok(text) = std::env::var("TAMA_EGTB_RULES") else {
         return Rules::default();
     };

@@ -31,7 +31,7 @@
 mod distance;
 mod results;
 
-use super::file::{file_name, Encoding, Header, TableStats};
+use super::file::{file_name, Encoding, Header, Layout, TableStats};
 use super::index::{Placement, TableIndex};
 use super::probe::{io_error, EgtbError, Table, Tablebase};
 use super::signature::Signature;
@@ -153,7 +153,11 @@ pub(crate) fn build_pair(
 
 /// Writes to `NAME.tmp` and renames: an interrupted build never leaves a
 /// file with a table's name that is not whole.
-fn write_atomically(path: &Path, header: &[u8], payload: &[u8]) -> Result<(), EgtbError> {
+pub(crate) fn write_atomically(
+    path: &Path,
+    header: &[u8],
+    payload: &[u8],
+) -> Result<(), EgtbError> {
     let tmp = path.with_extension("egtb.tmp");
     let mut f = std::fs::File::create(&tmp).map_err(io_error(&tmp))?;
     f.write_all(header).map_err(io_error(&tmp))?;
@@ -471,6 +475,7 @@ impl<'a> Pair<'a> {
             rules: self.rules,
             signature: table.signature(),
             encoding,
+            layout: Layout::Plain,
             entries: table.len(),
             stats,
             payload_len: payload.len() as u64,

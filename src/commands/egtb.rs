@@ -2,7 +2,6 @@
 //! The databases themselves are the engine's (`tama_engine::egtb`); this
 //! module only opens them, reports on them, and words the errors.
 
-use super::Message;
 use crate::cli::{
     EgtbBuildArgs, EgtbCommand, EgtbJobsArgs, EgtbPlace, EgtbProbeArgs, EgtbStatsArgs,
 };
@@ -85,7 +84,7 @@ fn build_command(a: &EgtbBuildArgs) -> Result<()> {
     };
     let pieces = match &a.job {
         Some(name) => {
-            let job = find_job(name).message()?;
+            let job = find_job(name)?;
             build_job(&a.place.dir, &opts, &job, &mut report)?;
             job.signatures[0].pieces()
         }

@@ -8,7 +8,7 @@
 use super::build::{build_bytes_per_entry, build_pair};
 use super::file::{file_name, Encoding, HEADER_LEN};
 use super::probe::{EgtbError, Table, Tablebase};
-use super::signature::{Signature, MAX_PIECES};
+use super::signature::{Signature, SignatureError, MAX_PIECES};
 use super::{BuildOptions, Progress, TableIndex};
 use std::path::Path;
 
@@ -127,18 +127,51 @@ pub fn jobs(max_pieces: u32) -> Vec<Job> {
 
 /// The job that builds `name`: a pair as `jobs` names it (`KvKK+KKvK`), or
 /// either of its signatures.
-pub fn find_job(name: &str) -> Result<Job, String> {
+pub fn find_job(name: &str) -> Result<Job, JobError> {
     let first = name.split('+').next().unwrap_or(name);
-    let signature = Signature::parse(first)?;
+    let signature = Signature::parse(first).map_err(JobError::Signature)?;
     let job = jobs(signature.pieces())
         .into_iter()
         .find(|j| j.signatures.contains(&signature))
-        .ok_or_else(|| format!("no job builds {signature}"))?;
+        .ok_or(JobError::NoJob(signature))?;
     if name.contains('+') && name != job.name() {
-        return Err(format!("no job {name:?} (the pair is {})", job.name()));
+        return Err(JobError::NotAPair {
+            name: name.to_string(),
+            pair: job.name(),
+        });
     }
     Ok(job)
 }
+
+/// Why `find_job` found no job of the name given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JobError {
+    /// The (first) signature does not parse.
+    Signature(SignatureError),
+    /// No job builds this signature (one side without pieces).
+    NoJob(Signature),
+    /// A pair that is not a job's: the signature's job pairs it otherwise.
+    NotAPair {
+        /// The name given.
+        name: String,
+        /// The name of the job that builds its first signature.
+        pair: String,
+    },
+}
+
+impl std::fmt::Display for JobError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JobError::Signature(e) => write!(f, "{e}"),
+            JobError::NoJob(signature) => write!(f, "no job builds {signature}"),
+            JobError::NotAPair { name, pair } => {
+                write!(f, "no job {name:?} (the pair is {pair})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for JobError {}
 
 /// The signatures (with the other side to move) that a capture or a
 /// crowning from `s` can lead to: some of their pieces taken, and our mover
@@ -278,8 +311,16 @@ mod tests {
         assert_eq!(level("MMvK"), 3); // crowns into KMvK
         assert_eq!(find_job("KKvK").unwrap().name(), "KvKK+KKvK");
         assert_eq!(find_job("KvKK+KKvK").unwrap().level, 1);
-        assert!(find_job("KKvK+KvKK").is_err());
+        let e = find_job("KKvK+KvKK").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no job \"KKvK+KvKK\" (the pair is KvKK+KKvK)"
+        );
         assert!(find_job("KKvKK+KvK").is_err());
+        assert!(matches!(
+            find_job("KKxK"),
+            Err(JobError::Signature(SignatureError::NoSides(_)))
+        ));
         for j in &all {
             for &n in &j.needs {
                 assert!(

@@ -18,9 +18,9 @@ pub use build::{build_bytes_per_entry, BuildOptions, Progress};
 pub use compress::{compress_dir, CompressOptions, Compressed};
 pub use file::{file_name, Encoding, FileError, Header, Layout, TableStats, HEADER_LEN};
 pub use index::{Placement, TableIndex};
-pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job};
+pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job, JobError};
 pub use probe::{EgtbError, Table, Tablebase};
-pub use signature::{Signature, MAX_PIECES};
+pub use signature::{Signature, SignatureError, MAX_PIECES};
 pub use value::{Value, Wdl};
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::blocks::Blocks;
 use super::file::{file_prefix, FileError, Header, Layout, FILE_SUFFIX, HEADER_LEN};
 use super::index::{Placement, TableIndex};
-use super::signature::{Signature, MAX_PIECES};
+use super::signature::{Signature, SignatureError, MAX_PIECES};
 use super::value::Value;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -58,7 +58,7 @@ pub enum EgtbError {
         /// The file.
         path: PathBuf,
         /// Why the name does not parse.
-        reason: String,
+        reason: SignatureError,
     },
 }
 

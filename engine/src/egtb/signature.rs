@@ -83,17 +83,15 @@ impl Signature {
 
     /// Parses a name like `KKMvK` (kings and men of the side to move, `v`,
     /// then the other side's).
-    pub fn parse(text: &str) -> Result<Signature, String> {
+    pub fn parse(text: &str) -> Result<Signature, SignatureError> {
         let (us, them) = text
             .split_once('v')
-            .ok_or_else(|| format!("bad signature {text:?} (expected like KKvK or KMvM)"))?;
-        let side = |s: &str| -> Result<(u8, u8), String> {
+            .ok_or_else(|| SignatureError::NoSides(text.to_string()))?;
+        let side = |s: &str| -> Result<(u8, u8), SignatureError> {
             let kings = s.bytes().take_while(|&b| b == b'K').count();
             let men = s.len() - kings;
             if s.is_empty() || !s.bytes().skip(kings).all(|b| b == b'M') {
-                return Err(format!(
-                    "bad signature {text:?} (each side: K for kings, then M for men, at least one piece)"
-                ));
+                return Err(SignatureError::BadSide(text.to_string()));
             }
             Ok((men as u8, kings as u8))
         };
@@ -101,13 +99,41 @@ impl Signature {
         let (them_men, them_kings) = side(them)?;
         let sig = Signature::new(us_men, us_kings, them_men, them_kings);
         if sig.pieces() > MAX_PIECES {
-            return Err(format!(
-                "signature {text:?} has more than {MAX_PIECES} pieces"
-            ));
+            return Err(SignatureError::TooManyPieces(text.to_string()));
         }
         Ok(sig)
     }
 }
+
+/// Why a signature name was refused (each variant holds the name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignatureError {
+    /// No `v` between the two sides.
+    NoSides(String),
+    /// A side is empty or not kings then men (`KKM`).
+    BadSide(String),
+    /// More pieces than any table holds (`MAX_PIECES`).
+    TooManyPieces(String),
+}
+
+impl fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SignatureError::NoSides(text) => {
+                write!(f, "bad signature {text:?} (expected like KKvK or KMvM)")
+            }
+            SignatureError::BadSide(text) => write!(
+                f,
+                "bad signature {text:?} (each side: K for kings, then M for men, at least one piece)"
+            ),
+            SignatureError::TooManyPieces(text) => {
+                write!(f, "signature {text:?} has more than {MAX_PIECES} pieces")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SignatureError {}
 
 impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -135,6 +161,20 @@ mod tests {
         for bad in ["", "v", "Kv", "vK", "MKvK", "KxvK", "KKKKvKKK", "KK"] {
             assert!(Signature::parse(bad).is_err(), "{bad:?}");
         }
+        assert_eq!(
+            Signature::parse("KK"),
+            Err(SignatureError::NoSides("KK".into()))
+        );
+        assert_eq!(
+            Signature::parse("MKvK"),
+            Err(SignatureError::BadSide("MKvK".into()))
+        );
+        let e = Signature::parse("KKKKvKKK").unwrap_err();
+        assert_eq!(e, SignatureError::TooManyPieces("KKKKvKKK".into()));
+        assert_eq!(
+            e.to_string(),
+            format!("signature \"KKKKvKKK\" has more than {MAX_PIECES} pieces")
+        );
     }
 
     #[test]

@@ -58,7 +58,7 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
 #[cfg(feature = "lab")]
-pub use lab::{sparring, Style};
+pub use lab::{sparring, Style, UnknownStyle};
 pub use params::Tuning;
 #[cfg(feature = "lab")]
 pub use params::{LabSwitches, TuningError};

@@ -29,13 +29,29 @@ pub enum Style {
     Sparring,
 }
 
+/// The text is not the name of a style (`normal` or `sparring`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownStyle(pub String);
+
+impl std::fmt::Display for UnknownStyle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown style {:?} (expected normal or sparring)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownStyle {}
+
 impl std::str::FromStr for Style {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Style, String> {
+    type Err = UnknownStyle;
+    fn from_str(s: &str) -> Result<Style, UnknownStyle> {
         match s.to_ascii_lowercase().as_str() {
             "normal" => Ok(Style::Normal),
             "sparring" => Ok(Style::Sparring),
-            _ => Err(format!("unknown style {s:?} (expected normal or sparring)")),
+            _ => Err(UnknownStyle(s.to_string())),
         }
     }
 }

@@ -191,3 +191,14 @@ fn probcut_keeps_most_of_the_shot_suite_at_100k_nodes() {
         suite.len()
     );
 }
+
+#[test]
+fn styles_by_name() {
+    assert_eq!("Sparring".parse(), Ok(Style::Sparring));
+    let e = "wild".parse::<Style>().unwrap_err();
+    assert_eq!(e, crate::search::UnknownStyle("wild".into()));
+    assert_eq!(
+        e.to_string(),
+        "unknown style \"wild\" (expected normal or sparring)"
+    );
+}

@@ -56,7 +56,7 @@ pub enum Command {
 
 /// Parses one line into a command (no state is touched).
 pub fn parse(text: &str) -> Result<Command, String> {
-    let line = tokenize(text)?;
+    let line = tokenize(text).map_err(|e| e.to_string())?;
     let cmd = line.command.as_str();
     let allowed: &[&str] = match cmd {
         "" => return Ok(Command::Empty),
@@ -184,7 +184,7 @@ fn parse_pos(args: &Args) -> Result<Command, String> {
         return Err("pos: give start or pos=..., not both".into());
     }
     if let Some(p) = &pos {
-        decode_position(p, Rules::default())?;
+        decode_position(p, Rules::default()).map_err(|e| e.to_string())?;
     }
     let moves = args
         .value("moves")?
@@ -235,7 +235,7 @@ fn parse_go(args: &Args) -> Result<GoMode, String> {
 /// Builds the game a `pos` command describes.
 pub fn build_game(rules: Rules, pos: Option<&str>, moves: &[String]) -> Result<Game, String> {
     let start = match pos {
-        Some(p) => decode_position(p, rules)?,
+        Some(p) => decode_position(p, rules).map_err(|e| e.to_string())?,
         None => Position::startpos(rules),
     };
     let mut game = Game::new(start);

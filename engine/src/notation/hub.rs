@@ -13,13 +13,14 @@
 //!   characters other than blanks, `=` and `"`, or a `"..."` string (no
 //!   escapes). An argument may also be a bare flag (`go think`, `pos start`).
 
-use super::{quote_short, MoveError};
+use super::{quote_short, FenError, MoveError};
 use crate::bitboard::Bitboard;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::{Piece, Position};
 use crate::rules::{Color, Rules};
 use crate::square::Square;
+use std::fmt;
 
 /// The Hub number (1..=64) of a square: a1 = 1, h8 = 64.
 pub fn square_number(sq: Square) -> usize {
@@ -127,26 +128,71 @@ pub fn encode_position(pos: &Position) -> String {
     s
 }
 
+/// Why a Hub position was refused (`decode_position`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HubPositionError {
+    /// Not 65 bytes.
+    Length {
+        /// The text, shortened and quoted (`quote_short`).
+        shown: String,
+        /// Its length in characters.
+        chars: usize,
+    },
+    /// The first character is not the side to move.
+    Side(char),
+    /// A square's character is not a piece or empty.
+    Square {
+        /// The square's place in the text, from 1 (a8 = 1, h1 = 64).
+        number: usize,
+        /// The square.
+        square: Square,
+        /// What is there.
+        found: char,
+    },
+    /// The pieces are not a position the rules allow (as a FEN's are checked).
+    Pieces(FenError),
+}
+
+impl fmt::Display for HubPositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HubPositionError::Length { shown, chars } => write!(
+                f,
+                "bad position {shown}: expected W or B and 64 squares (w b W B e), got {chars} characters"
+            ),
+            HubPositionError::Side(c) => write!(
+                f,
+                "bad position: the first character must be W or B, got {c:?}"
+            ),
+            HubPositionError::Square {
+                number,
+                square,
+                found,
+            } => write!(
+                f,
+                "bad position: square {number} ({square}) is {found:?}; use w b W B e"
+            ),
+            HubPositionError::Pieces(e) => write!(f, "bad position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for HubPositionError {}
+
 /// Reads a Hub position (the inverse of `encode_position`; `E` and `.` are
 /// also read as empty). The pieces are checked as a FEN's are.
-pub fn decode_position(text: &str, rules: Rules) -> Result<Position, String> {
+pub fn decode_position(text: &str, rules: Rules) -> Result<Position, HubPositionError> {
     let bytes = text.as_bytes();
     if bytes.len() != 65 {
-        return Err(format!(
-            "bad position {}: expected W or B and 64 squares (w b W B e), got {} characters",
-            quote_short(text),
-            text.chars().count()
-        ));
+        return Err(HubPositionError::Length {
+            shown: quote_short(text),
+            chars: text.chars().count(),
+        });
     }
     let side = match bytes[0] {
         b'W' | b'w' => 'W',
         b'B' | b'b' => 'B',
-        c => {
-            return Err(format!(
-                "bad position: the first character must be W or B, got {:?}",
-                c as char
-            ))
-        }
+        c => return Err(HubPositionError::Side(c as char)),
     };
     let (mut white, mut black) = (Vec::new(), Vec::new());
     for (k, &c) in bytes[1..].iter().enumerate() {
@@ -158,16 +204,16 @@ pub fn decode_position(text: &str, rules: Rules) -> Result<Position, String> {
             b'b' => black.push(sq.to_string()),
             b'B' => black.push(format!("K{sq}")),
             _ => {
-                return Err(format!(
-                    "bad position: square {} ({sq}) is {:?}; use w b W B e",
-                    k + 1,
-                    c as char
-                ))
+                return Err(HubPositionError::Square {
+                    number: k + 1,
+                    square: sq,
+                    found: c as char,
+                })
             }
         }
     }
     let fen = format!("{side}:W{}:B{}", white.join(","), black.join(","));
-    Position::from_fen(&fen, rules).map_err(|e| format!("bad position: {e}"))
+    Position::from_fen(&fen, rules).map_err(HubPositionError::Pieces)
 }
 
 /// One tokenized Hub line: the command and its `name[=value]` arguments.
@@ -204,8 +250,45 @@ fn skip_blanks(chars: &mut Chars) {
     }
 }
 
+/// Why a line is not Hub (`tokenize`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HubLineError {
+    /// The line starts with this character, not a command name.
+    NoCommand(char),
+    /// An argument starts with this character, not a name.
+    NoArgumentName(char),
+    /// This character follows an argument without a blank between.
+    NoBlank(char),
+    /// The quoted value of this argument has no closing `"`.
+    Unterminated(String),
+    /// `name=` with nothing after it.
+    NoValue(String),
+}
+
+impl fmt::Display for HubLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HubLineError::NoCommand(c) => {
+                write!(f, "a line starts with a command name, not {c:?}")
+            }
+            HubLineError::NoArgumentName(c) => {
+                write!(f, "expected an argument name, found {c:?}")
+            }
+            HubLineError::NoBlank(c) => write!(f, "expected a blank before {c:?}"),
+            HubLineError::Unterminated(key) => {
+                write!(f, "unterminated quoted value of {key}")
+            }
+            HubLineError::NoValue(key) => {
+                write!(f, "{key}= needs a value (quote an empty one: \"\")")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HubLineError {}
+
 /// The value after `key=`: a name run or a `"..."` string.
-fn value(chars: &mut Chars, key: &str) -> Result<String, String> {
+fn value(chars: &mut Chars, key: &str) -> Result<String, HubLineError> {
     if chars.peek().is_some_and(|&(_, c)| c == '"') {
         chars.next();
         let mut v = String::new();
@@ -213,20 +296,20 @@ fn value(chars: &mut Chars, key: &str) -> Result<String, String> {
             match chars.next() {
                 Some((_, '"')) => return Ok(v),
                 Some((_, c)) => v.push(c),
-                None => return Err(format!("unterminated quoted value of {key}")),
+                None => return Err(HubLineError::Unterminated(key.to_string())),
             }
         }
     }
     let v = name(chars);
     if v.is_empty() {
-        return Err(format!("{key}= needs a value (quote an empty one: \"\")"));
+        return Err(HubLineError::NoValue(key.to_string()));
     }
     Ok(v)
 }
 
 /// Splits a line the way Scan's hub scanner does; says what is wrong with
 /// a line that is not Hub.
-pub fn tokenize(text: &str) -> Result<Line, String> {
+pub fn tokenize(text: &str) -> Result<Line, HubLineError> {
     let mut chars = text.char_indices().peekable();
     skip_blanks(&mut chars);
     let command = name(&mut chars);
@@ -236,7 +319,7 @@ pub fn tokenize(text: &str) -> Result<Line, String> {
                 command,
                 args: Vec::new(),
             }),
-            Some(&(_, c)) => Err(format!("a line starts with a command name, not {c:?}")),
+            Some(&(_, c)) => Err(HubLineError::NoCommand(c)),
         };
     }
     let mut args = Vec::new();
@@ -245,7 +328,7 @@ pub fn tokenize(text: &str) -> Result<Line, String> {
         let Some(&(_, c)) = chars.peek() else { break };
         let key = name(&mut chars);
         if key.is_empty() {
-            return Err(format!("expected an argument name, found {c:?}"));
+            return Err(HubLineError::NoArgumentName(c));
         }
         if chars.peek().is_some_and(|&(_, c)| c == '=') {
             chars.next();
@@ -257,7 +340,7 @@ pub fn tokenize(text: &str) -> Result<Line, String> {
         // Two arguments must be separated by blanks.
         if let Some(&(_, c)) = chars.peek() {
             if !c.is_whitespace() {
-                return Err(format!("expected a blank before {c:?}"));
+                return Err(HubLineError::NoBlank(c));
             }
         }
     }
@@ -293,10 +376,20 @@ mod tests {
                 ("start".into(), None)
             ]
         );
-        assert!(tokenize("pos moves=\"22-30").is_err());
-        assert!(tokenize("pos moves=").is_err());
-        assert!(tokenize("pos a=\"x\"b").is_err());
-        assert!(tokenize("=x").is_err());
+        assert_eq!(
+            tokenize("pos moves=\"22-30"),
+            Err(HubLineError::Unterminated("moves".into()))
+        );
+        assert_eq!(
+            tokenize("pos moves=").unwrap_err().to_string(),
+            "moves= needs a value (quote an empty one: \"\")"
+        );
+        assert_eq!(tokenize("pos a=\"x\"b"), Err(HubLineError::NoBlank('b')));
+        assert_eq!(tokenize("=x"), Err(HubLineError::NoCommand('=')));
+        assert_eq!(
+            tokenize("go =x").unwrap_err().to_string(),
+            "expected an argument name, found '='"
+        );
         assert_eq!(tokenize("   ").unwrap().command, "");
         // What quote_value writes reads back.
         for v in ["armenian", "two words", "", "a=b", "say \"hi\""] {
@@ -353,16 +446,27 @@ mod tests {
         let start = Position::startpos(Rules::TURKISH);
         let e = parse_move(&start, "19-35").unwrap_err().to_string();
         assert!(e.contains("illegal move \"19-35\"; legal moves: "), "{e}");
-        assert!(decode_position("Wxx", Rules::TURKISH)
-            .unwrap_err()
-            .contains("got 3 characters"));
+        assert_eq!(
+            decode_position("Wxx", Rules::TURKISH)
+                .unwrap_err()
+                .to_string(),
+            "bad position \"Wxx\": expected W or B and 64 squares (w b W B e), got 3 characters"
+        );
+        assert_eq!(
+            decode_position(&START.replacen('W', "X", 1), Rules::TURKISH),
+            Err(HubPositionError::Side('X'))
+        );
         let bad_char = START.replace("ww", "wq");
-        assert!(decode_position(&bad_char, Rules::TURKISH)
-            .unwrap_err()
-            .contains("use w b W B e"));
+        let e = decode_position(&bad_char, Rules::TURKISH).unwrap_err();
+        assert!(
+            matches!(e, HubPositionError::Square { found: 'q', .. }),
+            "{e}"
+        );
+        assert!(e.to_string().ends_with("is 'q'; use w b W B e"), "{e}");
         // A white man on a8, its own far rank (it would be a king).
         let far_rank_man = format!("Ww{}", "e".repeat(63));
         let e = decode_position(&far_rank_man, Rules::TURKISH).unwrap_err();
-        assert!(e.contains("far rank"), "{e}");
+        assert!(matches!(e, HubPositionError::Pieces(_)), "{e}");
+        assert!(e.to_string().contains("far rank"), "{e}");
     }
 }

@@ -227,7 +227,7 @@ pub fn generate(rules: Rules) -> Vec<Opening> {
 pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, String> {
     match format {
         "pdn" => {
-            let games = read_pdn(text, rules)?;
+            let games = read_pdn(text, rules).map_err(|e| e.to_string())?;
             Ok(games
                 .iter()
                 .map(|g| {

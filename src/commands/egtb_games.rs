@@ -2,7 +2,6 @@
 //! game did not convert) and `tama egtb starts` (endgame starts for a match
 //! with and without the tables, harvested from games).
 
-use super::Message;
 use crate::cli::{EgtbAuditArgs, EgtbStartsArgs};
 use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
@@ -133,9 +132,7 @@ pub fn audit_command(a: &EgtbAuditArgs) -> Result<()> {
 fn read_games(path: &std::path::Path, rules: tama_engine::Rules) -> Result<Vec<PdnGame>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let games = read_pdn(&text, rules)
-        .message()
-        .with_context(|| path.display().to_string())?;
+    let games = read_pdn(&text, rules).with_context(|| path.display().to_string())?;
     if games.is_empty() {
         bail!("{}: no games", path.display());
     }

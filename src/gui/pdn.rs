@@ -39,7 +39,7 @@ fn rules_from_json(v: &Value) -> Result<Rules, String> {
 /// PDN text -> the first game, as JSON for the page.
 pub fn read(body: &[u8]) -> Result<String, String> {
     let text = std::str::from_utf8(body).map_err(|_| "the PDN is not UTF-8 text".to_string())?;
-    let games = read_pdn(text, Rules::default())?;
+    let games = read_pdn(text, Rules::default()).map_err(|e| e.to_string())?;
     let game = games.first().ok_or("no game in that PDN")?;
     let rules = game.start.rules();
     let mut pos = game.start;

@@ -14,7 +14,8 @@
 //! expects a number rejects the game instead of misreading it. The Variant tag
 //! (`armenian` / `turkish`) says the same for this reader, which accepts both.
 
-use crate::{Color, Move, Position, RuleValueError, Rules, Variant};
+use crate::{Color, FenError, Move, MoveError, Position, RuleValueError, Rules, Variant};
+use std::fmt;
 use std::fmt::Write as _;
 
 /// How a game ended.
@@ -241,8 +242,83 @@ impl PdnGame {
     }
 }
 
-/// The rules a game's tags name, starting from `default`.
-fn rules_from_tags(tags: &[(String, String)], default: Rules) -> Result<Rules, String> {
+/// Why a PDN text was refused (`read_pdn`): the first fault, with the game
+/// (from 1) and for a move the ply (from 1) it is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PdnError {
+    /// A `[` with no `]` after it.
+    UnclosedTag {
+        /// The byte of the `[`.
+        byte: usize,
+    },
+    /// A tag that is not `[Name "Value"]`.
+    MalformedTag(String),
+    /// A GameType tag naming a game other than Turkish or Armenian draughts.
+    GameType {
+        /// The game.
+        game: usize,
+        /// The tag's value.
+        value: String,
+    },
+    /// A Variant, CaptureRemoval or MidCapturePromotion tag's value.
+    Rules {
+        /// The game.
+        game: usize,
+        /// Why the value was refused.
+        error: RuleValueError,
+    },
+    /// The FEN tag.
+    Fen {
+        /// The game.
+        game: usize,
+        /// Why the FEN was refused.
+        error: FenError,
+    },
+    /// A move that is not legal (or not a move) where it was played.
+    Move {
+        /// The game.
+        game: usize,
+        /// The ply.
+        ply: usize,
+        /// The move as written.
+        text: String,
+        /// Why it was refused.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PdnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PdnError::UnclosedTag { byte } => write!(f, "unclosed tag at byte {byte}"),
+            PdnError::MalformedTag(inner) => write!(f, "malformed tag {inner:?}"),
+            PdnError::GameType { game, value } => {
+                write!(
+                    f,
+                    "game {game}: GameType {value:?} is not a game Tama plays"
+                )
+            }
+            PdnError::Rules { game, error } => write!(f, "game {game}: {error}"),
+            PdnError::Fen { game, error } => write!(f, "game {game}: {error}"),
+            PdnError::Move {
+                game,
+                ply,
+                text,
+                error,
+            } => write!(f, "game {game}, ply {ply}: {text}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PdnError {}
+
+/// The rules the tags of game `game` name, starting from `default`.
+fn rules_from_tags(
+    tags: &[(String, String)],
+    default: Rules,
+    game: usize,
+) -> Result<Rules, PdnError> {
+    let rule = |error| PdnError::Rules { game, error };
     let mut rules = default;
     for (k, v) in tags {
         match k.to_ascii_lowercase().as_str() {
@@ -251,16 +327,18 @@ fn rules_from_tags(tags: &[(String, String)], default: Rules) -> Result<Rules, S
                 match first.to_ascii_lowercase().as_str() {
                     "30" | "turkish" => rules.variant = Variant::Turkish,
                     "armenian" => rules.variant = Variant::Armenian,
-                    _ => return Err(format!("GameType {v:?} is not a game Tama plays")),
+                    _ => {
+                        return Err(PdnError::GameType {
+                            game,
+                            value: v.clone(),
+                        })
+                    }
                 }
             }
-            "variant" => rules.variant = v.parse().map_err(|e: RuleValueError| e.to_string())?,
-            "captureremoval" => {
-                rules.capture_removal = v.parse().map_err(|e: RuleValueError| e.to_string())?
-            }
+            "variant" => rules.variant = v.parse().map_err(rule)?,
+            "captureremoval" => rules.capture_removal = v.parse().map_err(rule)?,
             "midcapturepromotion" => {
-                rules.mid_capture_promotion =
-                    crate::rules::parse_bool(v).map_err(|e| e.to_string())?
+                rules.mid_capture_promotion = crate::rules::parse_bool(v).map_err(rule)?
             }
             _ => {}
         }
@@ -283,7 +361,7 @@ struct Pending {
 
 /// Reads every game of a PDN text. `default` gives the rules when the tags
 /// do not. Every move must be legal; an error names the game and the move.
-pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, String> {
+pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, PdnError> {
     let mut games = Vec::new();
     let mut pending = Pending::default();
     let mut chars = text.char_indices().peekable();
@@ -335,15 +413,15 @@ pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, String> {
 }
 
 /// The tag `[Name "Value"]` that starts at byte `i`, and the byte of its `]`.
-fn read_tag(text: &str, i: usize) -> Result<((String, String), usize), String> {
+fn read_tag(text: &str, i: usize) -> Result<((String, String), usize), PdnError> {
     let end = text[i..]
         .find(']')
         .map(|e| i + e)
-        .ok_or_else(|| format!("unclosed tag at byte {i}"))?;
+        .ok_or(PdnError::UnclosedTag { byte: i })?;
     let inner = text[i + 1..end].trim();
     let (name, value) = inner
         .split_once(char::is_whitespace)
-        .ok_or_else(|| format!("malformed tag {inner:?}"))?;
+        .ok_or_else(|| PdnError::MalformedTag(inner.to_string()))?;
     let value = value.trim().trim_matches('"').to_string();
     Ok(((name.to_string(), value), end))
 }
@@ -362,15 +440,17 @@ fn without_move_number(tok: &str) -> &str {
 
 /// Replays the pending game (if anything of it was read) into `games`,
 /// and starts the next one.
-fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<PdnGame>) -> Result<(), String> {
+fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<PdnGame>) -> Result<(), PdnError> {
     let Pending { tags, tokens, .. } = std::mem::take(pending);
     if tags.is_empty() && tokens.is_empty() {
         return Ok(());
     }
     let n = games.len() + 1;
-    let rules = rules_from_tags(&tags, default).map_err(|e| format!("game {n}: {e}"))?;
+    let rules = rules_from_tags(&tags, default, n)?;
     let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
-        Some((_, fen)) => Position::from_fen(fen, rules).map_err(|e| format!("game {n}: {e}"))?,
+        Some((_, fen)) => {
+            Position::from_fen(fen, rules).map_err(|error| PdnError::Fen { game: n, error })?
+        }
         None => Position::startpos(rules),
     };
     let mut pos = start;
@@ -381,9 +461,12 @@ fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<PdnGame>) -> Re
             result = Some(t.clone());
             continue;
         }
-        let mv = pos
-            .parse_move(t)
-            .map_err(|e| format!("game {n}, ply {}: {t}: {e}", moves.len() + 1))?;
+        let mv = pos.parse_move(t).map_err(|error| PdnError::Move {
+            game: n,
+            ply: moves.len() + 1,
+            text: t.clone(),
+            error,
+        })?;
         pos = pos.play(&mv);
         moves.push(mv);
     }
@@ -454,10 +537,38 @@ mod tests {
 
     #[test]
     fn illegal_moves_and_bad_tags_are_errors() {
-        assert!(read_pdn("1. d3-d6 *", Rules::default()).is_err());
-        assert!(read_pdn("[GameType \"20\"]\n1. d3-d4 *", Rules::default()).is_err());
-        assert!(read_pdn("[FEN \"W:Wz9\"]\n*", Rules::default()).is_err());
-        assert!(read_pdn("[Event \"x\"\n", Rules::default()).is_err());
+        let e = read_pdn("[Event \"x\"]\n1. d3-d4 *\n\n1. d3-d6 *", Rules::default()).unwrap_err();
+        assert!(
+            matches!(e, PdnError::Move { game: 2, ply: 1, ref text, .. } if text == "d3-d6"),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with("game 2, ply 1: d3-d6: "), "{e}");
+        assert_eq!(
+            read_pdn("[GameType \"20\"]\n1. d3-d4 *", Rules::default())
+                .unwrap_err()
+                .to_string(),
+            "game 1: GameType \"20\" is not a game Tama plays"
+        );
+        assert_eq!(
+            read_pdn("[Variant \"russian\"]\n*", Rules::default())
+                .unwrap_err()
+                .to_string(),
+            "game 1: unknown variant \"russian\" (expected armenian or turkish)"
+        );
+        assert!(matches!(
+            read_pdn("[FEN \"W:Wz9\"]\n*", Rules::default()),
+            Err(PdnError::Fen { game: 1, .. })
+        ));
+        assert!(matches!(
+            read_pdn("[Event \"x\"\n", Rules::default()),
+            Err(PdnError::UnclosedTag { byte: 0 })
+        ));
+        assert_eq!(
+            read_pdn("[Event]\n", Rules::default())
+                .unwrap_err()
+                .to_string(),
+            "malformed tag \"Event\""
+        );
         assert_eq!(read_pdn("", Rules::default()).unwrap().len(), 0);
     }
 

@@ -35,9 +35,10 @@
 //! openings file. `tama match -openings builtin` uses it (also the
 //! default); `order=random` shuffles it with `-seed`.
 
-use crate::notation::pdn::read_pdn;
+use crate::notation::pdn::{read_pdn, PdnError};
 use crate::rng::Rng;
-use crate::{movegen, Color, Move, Position, Rules, Variant};
+use crate::{movegen, Color, FenError, Move, MoveError, Position, Rules, Variant};
+use std::fmt;
 
 /// `generate` stops after the first level with more positions than this.
 pub const LEVEL_CAP: usize = 4000;
@@ -151,13 +152,77 @@ pub fn rate(pos: &Position) -> i32 {
     }
 }
 
+/// Why an openings text was refused (`load`, `builtin`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningsError {
+    /// The format is not one `load` reads.
+    Format(String),
+    /// A PDN text (`format=pdn`) that does not read.
+    Pdn(PdnError),
+    /// A FEN line's position.
+    Fen {
+        /// The line, from 1.
+        line: usize,
+        /// Why its FEN was refused.
+        error: FenError,
+    },
+    /// A FEN line's move that is not legal (or not a move) where it is played.
+    Move {
+        /// The line, from 1.
+        line: usize,
+        /// The move as written.
+        text: String,
+        /// Why it was refused.
+        error: MoveError,
+    },
+    /// A FEN line's third field that is not `score depth`.
+    Score {
+        /// The line, from 1.
+        line: usize,
+        /// The field as written.
+        field: String,
+    },
+    /// A FEN line of more than three `|`-separated fields.
+    Fields {
+        /// The line, from 1.
+        line: usize,
+    },
+    /// The suite built into the binary does not read under these rules.
+    BuiltIn(Box<OpeningsError>),
+}
+
+impl fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsError::Format(other) => {
+                write!(f, "unknown openings format {other:?} (expected fen or pdn)")
+            }
+            OpeningsError::Pdn(e) => write!(f, "{e}"),
+            OpeningsError::Fen { line, error } => write!(f, "openings line {line}: {error}"),
+            OpeningsError::Move { line, text, error } => {
+                write!(f, "openings line {line}: {text}: {error}")
+            }
+            OpeningsError::Score { line, field } => write!(
+                f,
+                "openings line {line}: expected `score depth`, got {field:?}"
+            ),
+            OpeningsError::Fields { line } => {
+                write!(f, "openings line {line}: more than three fields")
+            }
+            OpeningsError::BuiltIn(e) => write!(f, "built-in openings: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
+
 /// The built-in suite of the variant, replayed under these rules.
-pub fn builtin(rules: Rules) -> Result<Vec<Opening>, String> {
+pub fn builtin(rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
     let text = match rules.variant {
         Variant::Armenian => ARMENIAN_SUITE,
         Variant::Turkish => TURKISH_SUITE,
     };
-    load(text, "fen", rules).map_err(|e| format!("built-in openings: {e}"))
+    load(text, "fen", rules).map_err(|e| OpeningsError::BuiltIn(Box::new(e)))
 }
 
 /// The candidates of the suite, generated for these rules (see the module
@@ -224,10 +289,10 @@ pub fn generate(rules: Rules) -> Vec<Opening> {
 /// `FEN | moves...`, or `FEN | moves... | score depth` as in the suite
 /// files), or PDN games (`format=pdn`: the FEN tag or the start
 /// position, then the game's moves).
-pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, String> {
+pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
     match format {
         "pdn" => {
-            let games = read_pdn(text, rules).map_err(|e| e.to_string())?;
+            let games = read_pdn(text, rules).map_err(OpeningsError::Pdn)?;
             Ok(games
                 .iter()
                 .map(|g| {
@@ -258,22 +323,26 @@ pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, Stri
                 let mut fields = line.split('|').map(str::trim);
                 let fen = fields.next().unwrap_or("");
                 let moves = fields.next().unwrap_or("");
+                let line = i + 1;
                 let score = match fields.next() {
                     None => None,
-                    Some(f) => Some(suite_score(f).ok_or_else(|| {
-                        format!("openings line {}: expected `score depth`, got {f:?}", i + 1)
+                    Some(f) => Some(suite_score(f).ok_or_else(|| OpeningsError::Score {
+                        line,
+                        field: f.to_string(),
                     })?),
                 };
                 if fields.next().is_some() {
-                    return Err(format!("openings line {}: more than three fields", i + 1));
+                    return Err(OpeningsError::Fields { line });
                 }
                 let start = Position::from_fen(fen, rules)
-                    .map_err(|e| format!("openings line {}: {e}", i + 1))?;
+                    .map_err(|error| OpeningsError::Fen { line, error })?;
                 let mut pos = start;
                 for t in moves.split_whitespace() {
-                    let m = pos
-                        .parse_move(t)
-                        .map_err(|e| format!("openings line {}: {t}: {e}", i + 1))?;
+                    let m = pos.parse_move(t).map_err(|error| OpeningsError::Move {
+                        line,
+                        text: t.to_string(),
+                        error,
+                    })?;
                     pos = pos.play(&m);
                 }
                 out.push(Opening {
@@ -285,9 +354,7 @@ pub fn load(text: &str, format: &str, rules: Rules) -> Result<Vec<Opening>, Stri
             }
             Ok(out)
         }
-        other => Err(format!(
-            "unknown openings format {other:?} (expected fen or pdn)"
-        )),
+        other => Err(OpeningsError::Format(other.to_string())),
     }
 }
 
@@ -339,7 +406,7 @@ mod tests {
     }
 
     /// A suite line from the Armenian start: `moves [| score depth]`.
-    fn armenian_line(rest: &str) -> Result<Vec<Opening>, String> {
+    fn armenian_line(rest: &str) -> Result<Vec<Opening>, OpeningsError> {
         let start = Position::startpos(Rules::ARMENIAN).fen();
         load(&format!("{start} | {rest}"), "fen", Rules::ARMENIAN)
     }
@@ -435,7 +502,14 @@ mod tests {
         assert_eq!(o.len(), 2);
         assert_eq!(o[0].moves, "d3-d4 d6-d5");
         assert_eq!(o[1].position.fen(), "W:Wa3:Bh5");
-        assert!(load("1. d3-d7 *", "pdn", Rules::default()).is_err());
+        assert!(matches!(
+            load("1. d3-d7 *", "pdn", Rules::default()),
+            Err(OpeningsError::Pdn(PdnError::Move {
+                game: 1,
+                ply: 1,
+                ..
+            }))
+        ));
     }
 
     #[test]
@@ -447,7 +521,19 @@ mod tests {
         assert_eq!(o[1].position.fen(), "W:Wa4:Bh5");
         assert_eq!(o[1].score, None);
         assert_eq!(o[2].score, Some(SuiteScore { cp: -7, depth: 16 }));
-        assert!(load("W:Wz9:B", "fen", Rules::default()).is_err());
-        assert!(load("", "xml", Rules::default()).is_err());
+        assert!(matches!(
+            load("# c\nW:Wz9:B", "fen", Rules::default()),
+            Err(OpeningsError::Fen { line: 2, .. })
+        ));
+        assert_eq!(
+            load("", "xml", Rules::default()).unwrap_err().to_string(),
+            "unknown openings format \"xml\" (expected fen or pdn)"
+        );
+        assert_eq!(
+            load("W:Wa3:Bh6 | a3-a4 | 7", "fen", Rules::default())
+                .unwrap_err()
+                .to_string(),
+            "openings line 1: expected `score depth`, got \"7\""
+        );
     }
 }

@@ -18,12 +18,12 @@ use tama_engine::Rules;
 pub fn load_openings(spec: &OpeningsSpec, rules: Rules, seed: u64) -> Result<Vec<Opening>, String> {
     let mut list = match &spec.file {
         None if spec.generate => generate(rules),
-        None => builtin(rules)?,
+        None => builtin(rules).map_err(|e| e.to_string())?,
         Some(path) => {
             let text = std::fs::read(path)
                 .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
             let text = String::from_utf8_lossy(&text);
-            load(&text, &spec.format, rules)?
+            load(&text, &spec.format, rules).map_err(|e| e.to_string())?
         }
     };
     if list.is_empty() {

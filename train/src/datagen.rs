@@ -167,7 +167,7 @@ pub fn run(
     }
     let (mut file, had_games, had_positions, dropped_bytes) = open(settings)?;
     let started = Instant::now();
-    let openings = openings::builtin(settings.rules)?;
+    let openings = openings::builtin(settings.rules).map_err(|e| e.to_string())?;
     let next = AtomicU64::new(had_games);
     let control = Arc::new(SearchControl::new());
     let (tx, rx) = mpsc::channel::<(u64, Option<GameRecord>)>();

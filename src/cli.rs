@@ -70,6 +70,10 @@ pub enum EgtbCommand {
     Probe(EgtbProbeArgs),
     /// Per signature: positions, wins, draws, losses, longest win, bytes
     Stats(EgtbStatsArgs),
+    /// Compress the tables in blocks (probed as they are, a fraction of the bytes)
+    Compress(EgtbCompressArgs),
+    /// Bytes per position and probes per second (random positions, one thread)
+    Bench(EgtbBenchArgs),
     /// Database wins that games of a PDN file did not win; last line `audit: ...`
     Audit(EgtbAuditArgs),
     /// Balanced endgame starts (openings format) from the games of a PDN file
@@ -129,6 +133,41 @@ pub struct EgtbProbeArgs {
 pub struct EgtbStatsArgs {
     #[command(flatten)]
     pub place: EgtbPlace,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbCompressArgs {
+    #[command(flatten)]
+    pub place: EgtbPlace,
+    /// Where to write the compressed tables (default: replace those in --dir)
+    #[arg(long, value_name = "D2")]
+    pub out: Option<std::path::PathBuf>,
+    /// zstd level, 1 to 22
+    #[arg(long, value_name = "L", value_parser = clap::value_parser!(i32).range(1..=22),
+          default_value_t = tama_engine::egtb::CompressOptions::DEFAULT_LEVEL)]
+    pub level: i32,
+    /// Plain payload bytes a block holds (a probe decompresses one block)
+    #[arg(long, value_name = "B",
+          default_value_t = tama_engine::egtb::CompressOptions::DEFAULT_BLOCK_BYTES)]
+    pub block_bytes: u32,
+    /// Threads (default: every core)
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct EgtbBenchArgs {
+    #[command(flatten)]
+    pub place: EgtbPlace,
+    /// Only the tables of this many pieces (default: every table)
+    #[arg(long, value_name = "N", value_parser = egtb_pieces)]
+    pub pieces: Option<u32>,
+    /// Random positions probed
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub probes: u64,
+    /// Seed of the random positions
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Args, Debug)]

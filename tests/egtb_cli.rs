@@ -135,3 +135,65 @@ fn bad_input_is_one_line_with_status_2() {
         );
     }
 }
+
+/// The columns of `egtb stats` but the bytes, which compression changes.
+fn stats_without_bytes(dir: &str) -> Vec<String> {
+    let o = tama(&["egtb", "stats", "--dir", dir]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout)
+        .lines()
+        .filter(|l| l.starts_with("| "))
+        .map(|l| l.rsplitn(3, '|').nth(2).unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn compressed_tables_probe_and_report_as_the_plain_ones() {
+    let dir = TempDir::new("zplain");
+    build(&dir, "3");
+    let out = TempDir::new("zpacked");
+    let args = ["egtb", "compress", "--dir", dir.arg(), "--out", out.arg()];
+    let o = tama(&[&args[..], &["--level", "3", "--threads", "1"]].concat());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = text(&o.stdout);
+    assert!(summary.starts_with("compressed 16 tables"), "{summary}");
+    assert!(
+        text(&o.stderr).contains("KvKK.egtb: "),
+        "{}",
+        text(&o.stderr)
+    );
+    for fen in [
+        "W:WKa1,Kc3:BKh8",
+        "W:Wc3:BKh8",
+        "B:Wc3,e5:Ba7",
+        "W:WKd4:BKe4",
+    ] {
+        assert_eq!(probe(&dir, fen), probe(&out, fen), "{fen}");
+    }
+    assert_eq!(
+        stats_without_bytes(dir.arg()),
+        stats_without_bytes(out.arg())
+    );
+    let o = tama(&["egtb", "bench", "--dir", out.arg(), "--probes", "1000"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = text(&o.stdout);
+    assert!(report.contains("bytes per entry"), "{report}");
+    assert!(report.contains("pass 3: 1000 probes in"), "{report}");
+    // In place, compressed already: left as it is.
+    let o = tama(&["egtb", "compress", "--dir", out.arg(), "--threads", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stderr).matches("(compressed already)").count(), 16);
+    let e = error(&[
+        "egtb",
+        "compress",
+        "--dir",
+        dir.arg(),
+        "--out",
+        out.arg(),
+        "--block-bytes",
+        "0",
+    ]);
+    assert!(e.contains("not compressed: block bytes 0"), "{e}");
+    let e = error(&["egtb", "compress", "--dir", "/nonexistent-tama-dir"]);
+    assert!(e.contains("/nonexistent-tama-dir"), "{e}");
+}

@@ -3,15 +3,17 @@
 //! module only opens them, reports on them, and words the errors.
 
 use crate::cli::{
-    EgtbBuildArgs, EgtbCommand, EgtbJobsArgs, EgtbPlace, EgtbProbeArgs, EgtbStatsArgs,
+    EgtbBenchArgs, EgtbBuildArgs, EgtbCommand, EgtbCompressArgs, EgtbJobsArgs, EgtbPlace,
+    EgtbProbeArgs, EgtbStatsArgs,
 };
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::time::Instant;
 use tama_engine::egtb::{
-    build, build_job, find_job, jobs, BuildOptions, Placement, Progress, Signature, Tablebase,
-    HEADER_LEN,
+    build, build_job, compress_dir, find_job, jobs, BuildOptions, CompressOptions, Placement,
+    Progress, Signature, TableIndex, Tablebase, HEADER_LEN,
 };
+use tama_engine::rng::Rng;
 use tama_engine::Position;
 
 /// Runs one `tama egtb` command; an error is one line for the caller to print.
@@ -22,6 +24,8 @@ pub fn run(command: &EgtbCommand) -> Result<()> {
         EgtbCommand::Jobs(a) => jobs_command(a),
         EgtbCommand::Probe(a) => probe_command(a),
         EgtbCommand::Stats(a) => stats_command(a),
+        EgtbCommand::Compress(a) => compress_command(a),
+        EgtbCommand::Bench(a) => bench_command(a),
         EgtbCommand::Audit(a) => super::egtb_games::audit_command(a),
         EgtbCommand::Starts(a) => super::egtb_games::starts_command(a),
     }
@@ -246,5 +250,123 @@ fn stats_command(a: &EgtbStatsArgs) -> Result<()> {
         tb.headers().len(),
         tb.rules()
     );
+    Ok(())
+}
+
+/// `tama egtb compress`: a line per table on stderr as it is done, a
+/// summary last.
+fn compress_command(a: &EgtbCompressArgs) -> Result<()> {
+    let rules = a.place.rules.rules();
+    let out = a.out.as_deref().unwrap_or(&a.place.dir);
+    let opts = CompressOptions {
+        block_bytes: a.block_bytes,
+        level: a.level,
+        threads: a
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let started = Instant::now();
+    let done = compress_dir(&a.place.dir, out, rules, &opts, &mut |c| {
+        let what = if c.already {
+            "compressed already"
+        } else {
+            "compressed"
+        };
+        eprintln!(
+            "{:>8.1} s  {}: {} -> {} bytes ({what})",
+            started.elapsed().as_secs_f64(),
+            c.name,
+            c.bytes_in,
+            c.bytes_out
+        );
+    })?;
+    let entries: u64 = done.iter().map(|c| c.entries).sum();
+    let (bytes_in, bytes_out): (u64, u64) = done
+        .iter()
+        .fold((0, 0), |(i, o), c| (i + c.bytes_in, o + c.bytes_out));
+    println!(
+        "compressed {} tables ({entries} entries) into {}: {bytes_in} -> {bytes_out} bytes ({:.4} -> {:.4} bytes per entry), {:.1} s",
+        done.len(),
+        out.display(),
+        bytes_in as f64 / entries.max(1) as f64,
+        bytes_out as f64 / entries.max(1) as f64,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `tama egtb bench`: the tables' bytes per entry, then random positions of
+/// them (each table drawn in proportion to its entries) probed on one
+/// thread, the positions made before the clock starts.
+fn bench_command(a: &EgtbBenchArgs) -> Result<()> {
+    let tb = open(&a.place)?;
+    let rules = tb.rules();
+    let headers: Vec<_> = tb
+        .headers()
+        .into_iter()
+        .filter(|h| a.pieces.is_none_or(|n| h.signature.pieces() == n))
+        .collect();
+    if headers.is_empty() {
+        bail!(
+            "no table of {} pieces in {}",
+            a.pieces.unwrap_or(0),
+            a.place.dir.display()
+        );
+    }
+    let entries: u64 = headers.iter().map(|h| h.entries).sum();
+    let bytes: u64 = headers
+        .iter()
+        .map(|h| HEADER_LEN as u64 + h.payload_len)
+        .sum();
+    println!(
+        "{} tables, {entries} entries, {bytes} bytes: {:.4} bytes per entry",
+        headers.len(),
+        bytes as f64 / entries as f64
+    );
+    let indexes: Vec<TableIndex> = headers
+        .iter()
+        .map(|h| TableIndex::new(h.signature))
+        .collect();
+    let mut rng = Rng::new(a.seed);
+    let mut positions = Vec::with_capacity(a.probes as usize);
+    while (positions.len() as u64) < a.probes {
+        let mut e = rng.below(entries);
+        let index = indexes
+            .iter()
+            .find(|ix| {
+                let inside = e < ix.len();
+                if !inside {
+                    e -= ix.len();
+                }
+                inside
+            })
+            .expect("an entry below the total is in some table");
+        // Unused numbers (the second half of a symmetric lead) stand for
+        // no position.
+        if index.positions_of(e) > 0 {
+            positions.push(index.placement(e).to_position(rules));
+        }
+    }
+    // Three passes: the first also pays for reading the files into memory.
+    for pass in 1..=3 {
+        let started = Instant::now();
+        let mut found = 0u64;
+        for pos in &positions {
+            found += u64::from(std::hint::black_box(tb.probe(pos)).is_some());
+        }
+        let secs = started.elapsed().as_secs_f64();
+        if found != positions.len() as u64 {
+            bail!(
+                "{} of {} probes found nothing",
+                positions.len() as u64 - found,
+                positions.len()
+            );
+        }
+        println!(
+            "pass {pass}: {} probes in {secs:.3} s: {:.0} probes per second",
+            positions.len(),
+            positions.len() as f64 / secs
+        );
+    }
     Ok(())
 }

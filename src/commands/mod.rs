@@ -28,7 +28,8 @@ pub mod train;
 use std::io::{IsTerminal, Write};
 use tama_engine::{Position, Rules};
 
-/// The library crates' own errors are one-line texts (`Result<_, String>`);
+/// The protocol, match and training crates' errors are one-line texts
+/// (`Result<_, String>`; the engine's are typed and convert with `?`);
 /// `message` makes one an `anyhow` error, to which a command adds its
 /// context (`Context::context`). `main` prints the chain on one line.
 pub trait Message<T> {

@@ -30,6 +30,7 @@ use super::file::{Encoding, FileError, Header};
 use super::value::Value;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// The one compression method: zstd.
 pub(crate) const METHOD_ZSTD: u8 = 1;
@@ -141,9 +142,9 @@ impl Blocks {
     pub(crate) fn value(&self, payload: &[u8], i: u64) -> Option<Value> {
         let per_block = entries_per_block(self.encoding, self.block_bytes);
         let (b, within) = (i / per_block, i % per_block);
-        CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            let block = cache.block(self, payload, b)?;
+        CACHE.with(|held| {
+            let mut held = held.borrow_mut();
+            let block = held.0.as_mut()?.block(self, payload, b)?;
             Some(self.encoding.value(block, within))
         })
     }
@@ -176,12 +177,35 @@ struct Cache {
     slots: Vec<Vec<u8>>,
 }
 
+/// The caches of threads that have ended, for the next threads to take
+/// up: the search starts its threads afresh for every search, and a cold
+/// cache cost each short search several milliseconds (docs/endgames.md).
+/// Keys stay valid, every opened table having its own serial.
+static POOL: Mutex<Vec<Cache>> = Mutex::new(Vec::new());
+/// Caches kept in the pool at most (4 MB each when full).
+const POOL_LIMIT: usize = 64;
+
+/// A thread's cache, handed back to the pool when the thread ends.
+struct Held(Option<Cache>);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let (Some(cache), Ok(mut pool)) = (self.0.take(), POOL.lock()) {
+            if pool.len() < POOL_LIMIT {
+                pool.push(cache);
+            }
+        }
+    }
+}
+
 thread_local! {
-    static CACHE: RefCell<Cache> = RefCell::new(Cache {
-        dctx: None,
-        keys: [(u64::MAX, 0); CACHE_SLOTS],
-        slots: vec![Vec::new(); CACHE_SLOTS],
-    });
+    static CACHE: RefCell<Held> = RefCell::new(Held(Some(
+        POOL.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_else(|| Cache {
+            dctx: None,
+            keys: [(u64::MAX, 0); CACHE_SLOTS],
+            slots: vec![Vec::new(); CACHE_SLOTS],
+        }),
+    )));
 }
 
 impl Cache {

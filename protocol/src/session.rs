@@ -429,15 +429,20 @@ impl Session {
         }
     }
 
-    /// Gets the search ready while idle (allocates or resizes the table), so
-    /// that the next `go` does not pay for it. `isready` and Hub `init` call
-    /// this; during a search it does nothing.
+    /// Gets the search ready while idle (allocates, resizes or clears the
+    /// table, as `Hash`, `ucinewgame` or `Clear Hash` asked), so that the
+    /// next `go` does not pay for it on its clock. `isready` and Hub `init`
+    /// call this; during a search it does nothing.
     pub fn prepare(&mut self) {
         if self.is_searching() {
             return;
         }
         let mut searcher = self.take_searcher();
         self.apply_hash_size(&mut searcher);
+        if self.pending_clear {
+            searcher.clear();
+            self.pending_clear = false;
+        }
         self.searcher = Some(searcher);
     }
 

@@ -25,8 +25,11 @@ use std::thread::JoinHandle;
 
 const HUGE_PAGE: usize = 2 << 20;
 
-/// Tables up to this size are ready at once: the search faults their
-/// pages in as it goes (a few milliseconds' work in all).
+/// Tables up to this size are touched whole before they are handed out
+/// (at `isready`, not on the clock): a few milliseconds on an idle machine,
+/// but a search faulting them in itself paid up to 0.1 s on its first move,
+/// and ten times that on a loaded machine, where each huge page may wait for
+/// the system to compact memory.
 const POPULATE_ABOVE: usize = 64 << 20;
 
 /// What is touched at a time: the table grows by as much. Small, because
@@ -107,7 +110,7 @@ impl Buckets {
     /// that touches the rest (large tables, Linux); the table is then ready
     /// chunk by chunk.
     fn populate(&mut self) {
-        if !cfg!(target_os = "linux") || self.bytes() <= POPULATE_ABOVE {
+        if !cfg!(target_os = "linux") {
             self.ready.store(self.len, Ordering::Relaxed);
             return;
         }
@@ -120,6 +123,10 @@ impl Buckets {
             stop: Arc::new(AtomicBool::new(false)),
         };
         self.ready.store(0, Ordering::Relaxed);
+        if self.bytes() <= POPULATE_ABOVE {
+            while chunk.next() {}
+            return;
+        }
         while self.ready() * std::mem::size_of::<Bucket>() < POPULATE_FIRST {
             if !chunk.next() {
                 return;
@@ -298,6 +305,46 @@ mod tests {
         }
         b.clear();
         assert!(b.ready() >= POPULATE_FIRST / 64);
+        assert!(all_zero(&b));
+    }
+
+    /// The resident kilobytes of the mapping holding `addr`, from
+    /// /proc/self/smaps.
+    #[cfg(target_os = "linux")]
+    fn resident_kb(addr: usize) -> usize {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            if let Some((a, b)) = range.split_once('-') {
+                if let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
+                {
+                    inside = a <= addr && addr < b;
+                    continue;
+                }
+            }
+            if inside {
+                if let Some(kb) = line.strip_prefix("Rss:") {
+                    return kb.trim().trim_end_matches("kB").trim().parse().unwrap();
+                }
+            }
+        }
+        panic!("no mapping holds {addr:#x}");
+    }
+
+    /// A table small enough to be touched whole is resident before it is
+    /// handed out, and again after a clear: the first search after
+    /// `isready` must not fault it in on its clock.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_small_table_is_resident_when_handed_out_and_after_a_clear() {
+        let bytes = POPULATE_ABOVE / 2;
+        let mut b = Buckets::try_new(bytes / 64).unwrap();
+        assert!(b.populating.is_none());
+        assert!(resident_kb(b.as_ptr() as usize) >= bytes / 1024);
+        scribble(&b);
+        b.clear();
+        assert!(resident_kb(b.as_ptr() as usize) >= bytes / 1024);
         assert!(all_zero(&b));
     }
 

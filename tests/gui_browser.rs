@@ -466,10 +466,16 @@ fn games_are_saved_and_loaded_as_pdn() {
     let page = open(1280, 900);
     page.browser.click("#mode-analyse");
     page.wait("analysis mode", |s| s["mode"] == "analyse");
-    // Both sides by hand in analysis mode.
-    for sq in ["d3", "d4", "e6", "e5"] {
-        page.click_square(sq);
-    }
+    // Both sides by hand in analysis mode, the four presses in one go, as
+    // a quick hand makes them: Black's move is entered before the engine
+    // has confirmed White's, and must wait for it rather than be refused
+    // ("the piece on e6 is black, and white is to move").
+    page.browser.script(
+        "for (const sq of arguments[0]) \
+           document.querySelector(`#board [data-square='${sq}']`) \
+             .dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0 }));",
+        json!([["d3", "d4", "e6", "e5"]]),
+    );
     page.wait("two moves", |s| s["moves"].as_array().unwrap().len() == 2);
     page.browser.click("#pdn-save");
     let pdn = page.browser.wait_for(

@@ -35,6 +35,7 @@ const S = {
   setup: null,      // { pieces, side, brush }
   message: "",
   busy: Promise.resolve(),
+  applying: null,   // a move entered by hand, until the engine confirmed it
   errors: [],
 };
 
@@ -108,7 +109,7 @@ async function newGame(fen) {
 
 // Plays a route (one of current().routes) at the viewed ply; later moves of
 // the line are dropped (a new variation replaces them).
-async function playRoute(route) {
+async function playRoute(route, applied = () => {}) {
   S.generation++;
   await S.engine.stop();
   const mover = sideOf(current().fen);
@@ -130,6 +131,7 @@ async function playRoute(route) {
   render();
   const who = S.mode === "play" ? (mover === S.human ? "You" : "Tama") + " (" + mover + ")" : cap(mover);
   say(over ? over.reason : who + " played " + route.text + ".");
+  applied();
   await afterChange();
 }
 
@@ -377,6 +379,12 @@ function blocked() {
 // A press on a square (click, tap, or the end of a drag). Returns true when
 // a piece got selected (so the board may start a drag).
 function press(sq) {
+  // A quick hand enters the next move before the engine has confirmed the
+  // last one: the press waits for the position it was meant for.
+  if (S.applying && S.mode !== "setup") {
+    S.applying.then(() => press(sq));
+    return false;
+  }
   if (S.mode === "setup") {
     setupPress(sq);
     return false;
@@ -455,7 +463,20 @@ function finish(routes) {
   for (const r of routes) if (!moves.has(r.id)) moves.set(r.id, r);
   if (moves.size === 1) {
     const r = routes.find((x) => x.landings.length === S.path.length && x.landings.every((l, i) => l === S.path[i])) || routes[0];
-    job(() => playRoute(r));
+    let resolve;
+    const applying = new Promise((res) => (resolve = res));
+    const applied = () => {
+      if (S.applying === applying) S.applying = null;
+      resolve();
+    };
+    S.applying = applying;
+    job(async () => {
+      try {
+        await playRoute(r, applied);
+      } finally {
+        applied();
+      }
+    });
     return;
   }
   askWhich([...moves.values()]);

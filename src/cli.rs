@@ -356,9 +356,18 @@ pub struct DatagenArgs {
     /// The data file; an existing one is resumed (same settings only)
     #[arg(long, value_name = "FILE")]
     pub out: std::path::PathBuf,
-    /// Games the file should hold at the end (default: until Ctrl-C)
+    /// Games of the run (default: until Ctrl-C)
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
+    /// Play the K-th of N parts of the run's games (needs --games)
+    #[arg(long, value_name = "K/N", value_parser = shard, requires = "games")]
+    pub shard: Option<tama_train::shard::Shard>,
+    /// Merge the files of the shards of one run into --out, a new file
+    #[arg(long, value_name = "SHARD", num_args = 1..,
+          conflicts_with_all = ["games", "shard", "nodes", "depth", "random_plies", "seed",
+                                "threads", "hash", "eval_file", "variant", "capture_removal",
+                                "mid_capture_promotion"])]
+    pub merge: Vec<std::path::PathBuf>,
     /// Nodes per move (the default budget, 5000, when no --depth is given)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
@@ -433,6 +442,10 @@ pub struct TrainArgs {
     /// Shuffles the batches
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+}
+
+fn shard(text: &str) -> Result<tama_train::shard::Shard, String> {
+    tama_train::shard::Shard::parse(text)
 }
 
 /// A hand term held at a value (`tama train --fix`).

@@ -98,6 +98,143 @@ fn datagen_resumes_and_gives_the_same_file_whatever_the_threads() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Shard `k` of 3 of the run `datagen` plays, `games` games in the run.
+fn datagen_shard(out: &Path, k: u32, games: u32, threads: u32) -> Output {
+    let (out, shard, games, threads) = (
+        out.to_str().unwrap(),
+        format!("{k}/3"),
+        games.to_string(),
+        threads.to_string(),
+    );
+    tama(&[
+        "datagen",
+        "--out",
+        out,
+        "--games",
+        &games,
+        "--nodes",
+        "200",
+        "--threads",
+        &threads,
+        "--seed",
+        "7",
+        "--shard",
+        &shard,
+    ])
+}
+
+fn merge(out: &Path, shards: &[&Path]) -> Output {
+    let mut args = vec!["datagen", "--out", out.to_str().unwrap(), "--merge"];
+    args.extend(shards.iter().map(|p| p.to_str().unwrap()));
+    tama(&args)
+}
+
+/// A run of 6 games played whole, and as 3 shards (one of them first
+/// played for a 3-game run and then resumed for the 6, one on 2 threads)
+/// merged in another order: the same file, byte for byte.
+#[test]
+fn datagen_shards_merge_into_the_file_of_the_whole_run() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole.data");
+    assert!(datagen(&whole, 6, 1).status.success());
+    let s: Vec<PathBuf> = (1..=3).map(|k| dir.join(format!("s{k}.data"))).collect();
+    let o = datagen_shard(&s[0], 1, 6, 1);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Of 3 games, shard 2/3 plays game 1; of 6, games 1 and 4.
+    let o = datagen_shard(&s[1], 2, 3, 1);
+    assert!(
+        text(&o.stdout).contains("(shard 2/3): 1 games, "),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = datagen_shard(&s[1], 2, 6, 1);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(": 2 games, ") && out.contains("(1 games, "),
+        "{out}"
+    );
+    assert!(datagen_shard(&s[2], 3, 6, 2).status.success());
+    let merged = dir.join("merged.data");
+    let o = merge(&merged, &[&s[2], &s[0], &s[1]]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        out.contains(": 6 games, ") && out.contains("from 3 shards"),
+        "{out}"
+    );
+    let (a, b) = (
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&merged).unwrap(),
+    );
+    assert!(
+        a.len() > 32 + 6 * 4 + 100 * 20,
+        "few positions: {} bytes",
+        a.len()
+    );
+    assert!(a == b, "the merged shards differ from the whole run");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_shards_and_bad_merges_are_refused() {
+    let dir = scratch("badshards");
+    let out = dir.join("out.data");
+    let o = out.to_str().unwrap();
+    for spec in ["0/3", "4/3", "1/0", "two/3"] {
+        let args = [
+            "datagen", "--out", o, "--games", "6", "--nodes", "200", "--shard", spec,
+        ];
+        assert_refused(&tama(&args), "expected K/N with 1 <= K <= N");
+    }
+    assert_refused(&tama(&["datagen", "--out", o, "--shard", "1/3"]), "--games");
+    // A run of 3 games in 3 shards: one game each.
+    let s: Vec<PathBuf> = (1..=3).map(|k| dir.join(format!("s{k}.data"))).collect();
+    for (k, path) in (1..).zip(&s) {
+        assert!(datagen_shard(path, k, 3, 1).status.success());
+    }
+    let (other, whole) = (dir.join("other.data"), dir.join("whole.data"));
+    assert!(datagen_shard(&other, 3, 4, 1).status.success());
+    assert!(datagen(&whole, 3, 1).status.success());
+    let cut = dir.join("cut.data");
+    let bytes = std::fs::read(&s[2]).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
+    let [a, b, c] = [&s[0], &s[1], &s[2]].map(|p| p.as_path());
+    for (shards, why) in [
+        (vec![a, b], "shard 3/3 of the run is missing"),
+        (vec![a, b, b, c], "shard 2/3 is given twice"),
+        (
+            vec![a, b, &other],
+            "are not shards of one run: runs of 3 and 4 games",
+        ),
+        (
+            vec![a, b, c, &whole],
+            "whole.data is the file of a whole run, not a shard",
+        ),
+        (vec![a, b, &cut], "cut.data ends in a partial game"),
+        (vec![a, b, c, &dir.join("none.data")], "cannot read"),
+    ] {
+        assert_refused(&merge(&out, &shards), why);
+        assert!(!out.exists(), "{why}: a refused merge wrote");
+    }
+    assert_refused(
+        &tama(&[
+            "datagen",
+            "--out",
+            o,
+            "--merge",
+            a.to_str().unwrap(),
+            "--seed",
+            "2",
+        ]),
+        "cannot be used with",
+    );
+    // An existing file is not overwritten.
+    assert_refused(&merge(&whole, &[a, b, c]), "whole.data exists");
+    assert!(merge(&out, &[a, b, c]).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn datagen_plays_with_the_weights_eval_file_names() {
     let dir = scratch("evalfile");

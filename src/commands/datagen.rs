@@ -5,12 +5,26 @@ use super::{progress_line, Message};
 use crate::cli::DatagenArgs;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
-use tama_train::datagen;
+use tama_train::{datagen, shard};
 
-/// `tama datagen`: plays until the file holds `--games` games or Ctrl-C;
-/// returns the exit status (130 after Ctrl-C, the file complete up to the
-/// last finished game).
+/// `tama datagen`: plays until the file holds `--games` games (a shard's
+/// part of them) or Ctrl-C; returns the exit status (130 after Ctrl-C, the
+/// file complete up to the last finished game). With `--merge`, merges
+/// shards' files instead.
 pub fn run(a: &DatagenArgs) -> Result<i32> {
+    if !a.merge.is_empty() {
+        let m = shard::merge(&a.out, &a.merge).message()?;
+        println!(
+            "{}: {} games, {} positions, {} bytes, merged from {} shards ({})",
+            a.out.display(),
+            m.games,
+            m.positions,
+            m.bytes,
+            m.shards,
+            m.header
+        );
+        return Ok(0);
+    }
     let settings = datagen::Settings {
         out: a.out.clone(),
         rules: a.rules.rules(),
@@ -22,6 +36,7 @@ pub fn run(a: &DatagenArgs) -> Result<i32> {
         random_plies: a.random_plies,
         seed: a.seed,
         games: a.games.unwrap_or(u64::MAX),
+        shard: a.shard,
         threads: a.threads as usize,
         hash_mb: a.hash as usize,
         weights: match &a.eval_file {
@@ -43,8 +58,9 @@ pub fn run(a: &DatagenArgs) -> Result<i32> {
     if std::io::stderr().is_terminal() {
         eprintln!();
     }
+    let part = a.shard.map_or(String::new(), |s| format!(" (shard {s})"));
     println!(
-        "{}: {} games, {} positions ({} games, {} positions new, {:.0} positions/s, {:.1} s){}",
+        "{}{part}: {} games, {} positions ({} games, {} positions new, {:.0} positions/s, {:.1} s){}",
         a.out.display(),
         s.games,
         s.positions,

@@ -9,9 +9,15 @@
 //! already there, drops a partial game at the end (a run killed while
 //! writing), and goes on from the next game. Ctrl-C stops the games in
 //! progress; every game finished before them is written (exit status 130).
+//!
+//! A shard of a run (`shard`) plays the run's games of its part, each the
+//! game `g` the whole run plays, in order of `g`; its file is resumed the
+//! same way.
 
+use crate::record::ShardTag;
 use crate::record::{self, DataHeader, GameRecord};
 use crate::selfplay::SelfPlay;
+use crate::shard::{self, Shard};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -33,8 +39,11 @@ pub struct Settings {
     pub depth: Option<u32>,
     pub random_plies: u8,
     pub seed: u64,
-    /// Games the file should hold when the run ends.
+    /// Games of the run: the file holds them all when the run ends (a
+    /// shard's file, its part of them). `u64::MAX`: until stopped.
     pub games: u64,
+    /// Play only this part of the run's games.
+    pub shard: Option<Shard>,
     pub threads: usize,
     pub hash_mb: usize,
     /// The set the games are played with, in place of its variant's
@@ -47,13 +56,20 @@ impl Settings {
     pub const DEFAULT_NODES: u64 = 5000;
     pub const DEFAULT_RANDOM_PLIES: u8 = 4;
 
-    fn header(&self) -> DataHeader {
+    /// The file's header; `weights` is the set the games are played with.
+    fn header(&self, weights: &VariantWeights) -> DataHeader {
         DataHeader {
             rules: self.rules,
             seed: self.seed,
             nodes: self.nodes,
             depth: self.depth,
             random_plies: self.random_plies,
+            shard: self.shard.map(|shard| ShardTag {
+                shard,
+                games: self.games,
+                hash_mb: self.hash_mb as u32,
+                weights: shard::weights_fingerprint(weights),
+            }),
         }
     }
 }
@@ -75,8 +91,10 @@ pub struct Summary {
 
 /// Opens `out` for appending: checks the header of an existing file against
 /// `header`, drops a partial game at its end, and counts its games and
-/// positions. A new (or empty) file gets the header.
-fn open(settings: &Settings) -> Result<(File, u64, u64, u64), String> {
+/// positions. A new (or empty) file gets the header. A shard's file may be
+/// resumed for a longer run (its first games are the same): its header
+/// then takes the new number of games.
+fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64), String> {
     let path = &settings.out;
     let name = path.display();
     let mut file = OpenOptions::new()
@@ -89,22 +107,52 @@ fn open(settings: &Settings) -> Result<(File, u64, u64, u64), String> {
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {name}: {e}"))?;
-    let header = settings.header();
+    let header = *header;
     if bytes.is_empty() {
         file.write_all(&header.encode())
             .map_err(|e| format!("cannot write {name}: {e}"))?;
         return Ok((file, 0, 0, 0));
     }
     let found = DataHeader::decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
-    if found != header {
+    let longer_run = match (found.shard, header.shard) {
+        (Some(a), Some(b)) => {
+            let same_but_games = DataHeader {
+                shard: Some(ShardTag {
+                    games: b.games,
+                    ..a
+                }),
+                ..found
+            };
+            same_but_games == header && a.games != b.games
+        }
+        _ => false,
+    };
+    if found != header && !longer_run {
         return Err(format!(
             "{name} holds games made with {found}, not {header}: give the same settings to add to it, or another file"
         ));
     }
-    let body = &bytes[record::HEADER_BYTES..];
+    let header_bytes = header.encoded_len();
+    let body = &bytes[header_bytes..];
     let scan = record::scan(body, header.rules).map_err(|e| format!("{name}: {e}"))?;
+    if let Some(t) = header.shard {
+        let share = t.shard.games_of(t.games);
+        if scan.games.len() as u64 > share {
+            return Err(format!(
+                "{name} holds {} games, more than the {share} of shard {} of a {}-game run",
+                scan.games.len(),
+                t.shard,
+                t.games
+            ));
+        }
+    }
+    if longer_run {
+        file.seek(SeekFrom::Start(0))
+            .and_then(|_| file.write_all(&header.encode()))
+            .map_err(|e| format!("cannot write {name}: {e}"))?;
+    }
     let dropped = (body.len() - scan.whole_bytes) as u64;
-    let end = (record::HEADER_BYTES + scan.whole_bytes) as u64;
+    let end = (header_bytes + scan.whole_bytes) as u64;
     if dropped > 0 {
         file.set_len(end)
             .map_err(|e| format!("cannot cut the partial game off {name}: {e}"))?;
@@ -155,6 +203,9 @@ pub fn run(
     if settings.nodes.is_none() && settings.depth.is_none() {
         return Err("give a search budget: --nodes N or --depth D".into());
     }
+    if settings.shard.is_some() && settings.games == u64::MAX {
+        return Err("--shard needs --games: a shard is a part of the games of a run".into());
+    }
     let mut weights = Weights::DEFAULT;
     if let Some(set) = &settings.weights {
         if set.variant != settings.rules.variant {
@@ -165,7 +216,12 @@ pub fn run(
         }
         weights.replace(set.clone());
     }
-    let (mut file, had_games, had_positions, dropped_bytes) = open(settings)?;
+    let header = settings.header(weights.get(settings.rules.variant));
+    let (mut file, had_games, had_positions, dropped_bytes) = open(settings, &header)?;
+    // The file's games are the shard's: its `j`-th is the run's game
+    // `shard.game(j)`.
+    let shard = settings.shard.unwrap_or(Shard::WHOLE);
+    let share = shard.games_of(settings.games);
     let started = Instant::now();
     let openings = openings::builtin(settings.rules).map_err(|e| e.to_string())?;
     let next = AtomicU64::new(had_games);
@@ -183,18 +239,20 @@ pub fn run(
     let mut write_error = None;
     std::thread::scope(|s| {
         for _ in 0..settings.threads.max(1) {
-            let (tx, next, control, openings) = (tx.clone(), &next, &control, &openings);
+            let (tx, next, control, openings, share) =
+                (tx.clone(), &next, &control, &openings, share);
             let weights = weights.clone();
             s.spawn(move || {
                 let mut searcher = Searcher::new(settings.hash_mb);
                 searcher.set_weights(weights);
                 loop {
-                    let g = next.fetch_add(1, Ordering::SeqCst);
-                    if g >= settings.games || control.is_stopped() {
+                    let j = next.fetch_add(1, Ordering::SeqCst);
+                    if j >= share || control.is_stopped() {
                         break;
                     }
+                    let g = shard.game(j);
                     let game = play_game(settings, openings, &mut searcher, control, g);
-                    if tx.send((g, game)).is_err() {
+                    if tx.send((j, game)).is_err() {
                         break;
                     }
                 }

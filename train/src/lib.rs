@@ -8,6 +8,7 @@
 //! - `selfplay`: one self-play game, with the positions worth learning from;
 //! - `trainer`: the loss, the gradient and the fit;
 //! - `datagen`: self-play games appended to a data file, on threads;
+//! - `shard`: a run cut into shards, and the shards merged back;
 //! - `train`: a weights file fitted to data files;
 //! - `harvest` (the `lab` feature): shots found in self-play games by the
 //!   sparring search (the suite `tama tactics` scores; `examples/shots.rs`
@@ -18,6 +19,7 @@ pub mod datagen;
 pub mod harvest;
 pub mod record;
 pub mod selfplay;
+pub mod shard;
 pub mod train;
 pub mod trainer;
 

@@ -3,22 +3,31 @@
 //! A 32-byte header (magic `TAMADATA`, version, the rules and the settings
 //! that made the data), then games one after the other, each a 4-byte
 //! block header (number of positions, result, how the game ended) followed
-//! by its positions, 20 bytes each. The layout is in docs/evaluation.md.
+//! by its positions, 20 bytes each. A shard of a run (`tama datagen
+//! --shard K/N`) is version 2: 32 more header bytes say which shard of
+//! which run it is, so that `tama datagen --merge` merges only the shards
+//! of one run. The layout is in docs/evaluation.md.
 //!
 //! A game is appended whole, so a file cut short (Ctrl-C, a full disk) ends
 //! in at most one partial game: `scan` finds where the whole games end, and
 //! the writer cuts the tail there before it appends more.
 
+use crate::shard::Shard;
 use tama_engine::bitboard::Bitboard;
 use tama_engine::position::Position;
 use tama_engine::rules::{Color, Rules};
 
 /// The first bytes of a training-data file.
 pub const MAGIC: &[u8; 8] = b"TAMADATA";
-/// The format version this build writes and reads.
+/// The format version of a whole run's file.
 pub const FORMAT_VERSION: u16 = 1;
-/// Bytes of the file header.
+/// The format version of a shard's file: a whole run's header and the
+/// shard's tag, then the same games.
+pub const SHARD_FORMAT_VERSION: u16 = 2;
+/// Bytes of the header of a whole run's file.
 pub const HEADER_BYTES: usize = 32;
+/// Bytes of the header of a shard's file.
+pub const SHARD_HEADER_BYTES: usize = 64;
 /// Bytes of a game's header (positions, result, ending).
 pub const GAME_HEADER_BYTES: usize = 4;
 /// Bytes of one position.
@@ -38,19 +47,66 @@ pub struct DataHeader {
     pub depth: Option<u32>,
     /// Random moves played after the opening.
     pub random_plies: u8,
+    /// `Some` in the file of one shard of a run.
+    pub shard: Option<ShardTag>,
+}
+
+/// Which part of which run a shard's file holds. The rest of the header
+/// does not say everything that decides the games: the hash size and the
+/// weights do too, and shards are played apart, so their tags carry them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ShardTag {
+    /// The shard: it plays the games `g` of the run with
+    /// `g % count == index - 1`.
+    pub shard: Shard,
+    /// Games of the whole run.
+    pub games: u64,
+    /// Transposition table of every search, MB.
+    pub hash_mb: u32,
+    /// `weights_fingerprint` of the set the games are played with.
+    pub weights: u64,
 }
 
 impl DataHeader {
+    /// Bytes of this header in a file.
+    pub fn encoded_len(&self) -> usize {
+        match self.shard {
+            None => HEADER_BYTES,
+            Some(_) => SHARD_HEADER_BYTES,
+        }
+    }
+
+    /// The header of the whole run this shard's header belongs to (the
+    /// header itself when it is not a shard's).
+    pub fn whole(&self) -> DataHeader {
+        DataHeader {
+            shard: None,
+            ..*self
+        }
+    }
+
     /// The header's bytes.
-    pub fn encode(&self) -> [u8; HEADER_BYTES] {
-        let mut h = [0u8; HEADER_BYTES];
+    pub fn encode(&self) -> Vec<u8> {
+        let mut h = vec![0u8; self.encoded_len()];
         h[..8].copy_from_slice(MAGIC);
-        h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let version = match self.shard {
+            None => FORMAT_VERSION,
+            Some(_) => SHARD_FORMAT_VERSION,
+        };
+        h[8..10].copy_from_slice(&version.to_le_bytes());
         h[10] = self.rules.index() as u8;
         h[11] = self.random_plies;
         h[12..16].copy_from_slice(&self.depth.unwrap_or(0).to_le_bytes());
         h[16..24].copy_from_slice(&self.nodes.unwrap_or(0).to_le_bytes());
         h[24..32].copy_from_slice(&self.seed.to_le_bytes());
+        if let Some(t) = self.shard {
+            h[32..36].copy_from_slice(&t.shard.index.to_le_bytes());
+            h[36..40].copy_from_slice(&t.shard.count.to_le_bytes());
+            h[40..48].copy_from_slice(&t.games.to_le_bytes());
+            h[48..52].copy_from_slice(&t.hash_mb.to_le_bytes());
+            // 52..56 stay zero.
+            h[56..64].copy_from_slice(&t.weights.to_le_bytes());
+        }
         h
     }
 
@@ -60,9 +116,9 @@ impl DataHeader {
             return Err("not a Tama training-data file (no TAMADATA header)".into());
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != SHARD_FORMAT_VERSION {
             return Err(format!(
-                "training-data format version {version}, this build reads {FORMAT_VERSION}"
+                "training-data format version {version}, this build reads {FORMAT_VERSION} and {SHARD_FORMAT_VERSION}"
             ));
         }
         let rules = Rules::all()
@@ -72,12 +128,32 @@ impl DataHeader {
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let depth = u32_at(12);
         let nodes = u64_at(16);
+        let shard = if version == SHARD_FORMAT_VERSION {
+            if bytes.len() < SHARD_HEADER_BYTES {
+                return Err("a shard's header cut short".into());
+            }
+            let (index, count) = (u32_at(32), u32_at(36));
+            if index == 0 || index > count || u32_at(52) != 0 {
+                return Err(format!(
+                    "a shard's header is malformed (shard {index}/{count})"
+                ));
+            }
+            Some(ShardTag {
+                shard: Shard { index, count },
+                games: u64_at(40),
+                hash_mb: u32_at(48),
+                weights: u64_at(56),
+            })
+        } else {
+            None
+        };
         Ok(DataHeader {
             rules,
             random_plies: bytes[11],
             depth: (depth != 0).then_some(depth),
             nodes: (nodes != 0).then_some(nodes),
             seed: u64_at(24),
+            shard,
         })
     }
 }
@@ -100,7 +176,15 @@ impl std::fmt::Display for DataHeader {
             f,
             ", random plies {}, seed {}",
             self.random_plies, self.seed
-        )
+        )?;
+        if let Some(t) = self.shard {
+            write!(
+                f,
+                ", shard {} of {} games, hash {} MB, weights {:016x}",
+                t.shard, t.games, t.hash_mb, t.weights
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -169,6 +253,22 @@ pub struct Record {
     pub ply: u8,
 }
 
+/// A position as the file writes it: the occupied squares, which of them
+/// (in order from a1) hold black pieces and kings, and the side to move.
+/// Two positions are the same position exactly when their keys are equal.
+pub type PositionKey = (u64, u32, u32, u8);
+
+/// The key of `p` (its bytes in a position record).
+pub fn position_key(p: &Position) -> PositionKey {
+    let occupied = p.occupied();
+    let (mut black, mut kings) = (0u32, 0u32);
+    for (i, sq) in occupied.into_iter().enumerate() {
+        black |= (p.pieces(Color::Black).contains(sq) as u32) << i;
+        kings |= (p.all_kings().contains(sq) as u32) << i;
+    }
+    (occupied.0, black, kings, p.side_to_move() as u8)
+}
+
 /// One game: its result, how it ended and its scored positions.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GameRecord {
@@ -188,18 +288,12 @@ impl GameRecord {
         out.push(self.result as u8);
         out.push(self.ending as u8);
         for r in &self.positions[..n] {
-            let p = &r.position;
-            let occupied = p.occupied();
-            let (mut black, mut kings) = (0u32, 0u32);
-            for (i, sq) in occupied.into_iter().enumerate() {
-                black |= (p.pieces(Color::Black).contains(sq) as u32) << i;
-                kings |= (p.all_kings().contains(sq) as u32) << i;
-            }
-            out.extend_from_slice(&occupied.0.to_le_bytes());
+            let (occupied, black, kings, side) = position_key(&r.position);
+            out.extend_from_slice(&occupied.to_le_bytes());
             out.extend_from_slice(&black.to_le_bytes());
             out.extend_from_slice(&kings.to_le_bytes());
             out.extend_from_slice(&r.score.to_le_bytes());
-            out.push(p.side_to_move() as u8);
+            out.push(side);
             out.push(r.ply);
         }
     }

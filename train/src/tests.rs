@@ -1,5 +1,6 @@
 use crate::record::*;
 use crate::selfplay::SelfPlay;
+use crate::shard::{self, Shard};
 use crate::trainer::{self, Sample, Settings};
 use tama_engine::eval::pattern::{Layout, PatternParams, PatternTable};
 use tama_engine::eval::{self, hand, Model, VariantWeights, Weights};
@@ -22,6 +23,20 @@ fn header() -> DataHeader {
         nodes: Some(5000),
         depth: None,
         random_plies: 4,
+        shard: None,
+    }
+}
+
+/// The header of shard `k` of `n` of a `games`-game run with `header()`'s settings.
+fn shard_header(k: u32, n: u32, games: u64) -> DataHeader {
+    DataHeader {
+        shard: Some(ShardTag {
+            shard: Shard { index: k, count: n },
+            games,
+            hash_mb: 16,
+            weights: 0xfeed_beef,
+        }),
+        ..header()
     }
 }
 
@@ -64,51 +79,123 @@ fn data_header_round_trips() {
     let mut bad = h.encode();
     bad[10] = 8; // no such rules
     assert!(DataHeader::decode(&bad).is_err());
-}
-
-#[test]
-fn games_round_trip_and_a_cut_tail_is_left_out() {
-    let rules = header().rules;
-    let games = random_games(&mut Rng::new(1), rules, 40);
-    let mut body = Vec::new();
-    let mut ends = vec![0];
-    for g in &games {
-        g.encode(&mut body);
-        assert_eq!(body.len() - ends.last().unwrap(), g.encoded_len());
-        ends.push(body.len());
-    }
-    let scan = scan(&body, rules).unwrap();
-    assert_eq!(scan.games, games);
-    assert_eq!(scan.whole_bytes, body.len());
-    // Cut anywhere: exactly the games that are whole come back.
-    for cut in 0..body.len() {
-        let s = crate::record::scan(&body[..cut], rules).unwrap();
-        let whole = ends.iter().rposition(|&e| e <= cut).unwrap();
-        assert_eq!(s.games.len(), whole, "cut at {cut}");
-        assert_eq!(s.whole_bytes, ends[whole]);
-        assert_eq!(s.games[..], games[..whole]);
+    // A shard's header: the whole run's, version 2, and the tag.
+    let s = shard_header(2, 3, 10);
+    assert_eq!(s.encode().len(), SHARD_HEADER_BYTES);
+    assert_eq!(DataHeader::decode(&s.encode()), Ok(s));
+    assert_eq!(s.whole(), header());
+    assert_eq!(s.encode()[10..HEADER_BYTES], header().encode()[10..]);
+    assert!(DataHeader::decode(&s.encode()[..SHARD_HEADER_BYTES - 1]).is_err());
+    for index in [0, 4] {
+        // Shard 0/3 and 4/3 do not exist.
+        let mut bad = s.encode();
+        bad[32] = index;
+        assert!(DataHeader::decode(&bad).is_err(), "shard {index}/3");
     }
 }
 
+/// Shard K/N plays the games g of the run with g % N == K - 1, its j-th
+/// being g = j * N + K - 1. By hand, 6 games in 3 shards: shard 1 plays
+/// games 0 and 3, shard 2 games 1 and 4, shard 3 games 2 and 5; of 5
+/// games, shard 3 plays only game 2; of 2 games, shard 3 none.
 #[test]
-fn damaged_games_are_refused() {
-    let rules = Rules::ARMENIAN;
-    let games = random_games(&mut Rng::new(2), rules, 3);
-    let mut body = Vec::new();
-    for g in &games {
-        g.encode(&mut body);
+fn shards_cut_a_run_into_disjoint_parts() {
+    let shard = |k, n| Shard { index: k, count: n };
+    assert_eq!([1, 2, 3].map(|k| shard(k, 3).games_of(6)), [2, 2, 2]);
+    assert_eq!([1, 2, 3].map(|k| shard(k, 3).games_of(5)), [2, 2, 1]);
+    assert_eq!([1, 2, 3].map(|k| shard(k, 3).games_of(2)), [1, 1, 0]);
+    assert_eq!([0, 1].map(|j| shard(2, 3).game(j)), [1, 4]);
+    // Every game of every run is played once, by one shard.
+    for n in 1..=5 {
+        for games in 0..=20u64 {
+            let mut played = vec![0; games as usize];
+            for k in 1..=n {
+                let s = shard(k, n);
+                for j in 0..s.games_of(games) {
+                    played[s.game(j) as usize] += 1;
+                }
+                assert!(s.game(s.games_of(games)) >= games, "{s} of {games}");
+            }
+            assert!(played.iter().all(|&p| p == 1), "{n} shards of {games}");
+        }
     }
-    let mut bad = body.clone();
-    bad[2] = 3; // a result that does not exist
-    assert!(scan(&bad, rules).is_err());
-    let mut bad = body.clone();
-    bad[3] = 9; // an ending that does not exist
-    assert!(scan(&bad, rules).is_err());
-    if !games[0].positions.is_empty() {
-        let mut bad = body.clone();
-        bad[GAME_HEADER_BYTES + 18] = 2; // side to move
-        assert!(scan(&bad, rules).is_err());
+    // A run until stopped, not cut.
+    assert_eq!(Shard::WHOLE.games_of(u64::MAX), u64::MAX);
+    assert_eq!(Shard::parse("2/3"), Ok(shard(2, 3)));
+    for bad in ["0/3", "4/3", "1/0", "3", "a/b", "1/3/4", ""] {
+        let e = Shard::parse(bad).unwrap_err();
+        assert!(e.contains("1 <= K <= N"), "{bad}: {e}");
     }
+}
+
+/// A scratch directory for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tama-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn file_of(header: &DataHeader, games: &[GameRecord]) -> Vec<u8> {
+    let mut bytes = header.encode();
+    for g in games {
+        g.encode(&mut bytes);
+    }
+    bytes
+}
+
+#[test]
+fn merged_shards_are_the_whole_run_and_unfinished_ones_are_refused() {
+    let dir = scratch("merge");
+    let games = random_games(&mut Rng::new(5), header().rules, 7);
+    // 7 games in 3 shards: {0, 3, 6}, {1, 4}, {2, 5}.
+    let part = |k: u64| -> Vec<GameRecord> {
+        games
+            .iter()
+            .skip(k as usize - 1)
+            .step_by(3)
+            .cloned()
+            .collect()
+    };
+    let paths: Vec<_> = (1..=3).map(|k| dir.join(format!("s{k}.data"))).collect();
+    for k in 1..=3 {
+        let bytes = file_of(&shard_header(k as u32, 3, 7), &part(k));
+        std::fs::write(&paths[k as usize - 1], bytes).unwrap();
+    }
+    let out = dir.join("merged.data");
+    let given = [paths[2].clone(), paths[0].clone(), paths[1].clone()];
+    let m = shard::merge(&out, &given).unwrap();
+    let whole = file_of(&header(), &games);
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+    assert_eq!((m.games, m.bytes), (7, whole.len() as u64));
+    let positions: usize = games.iter().map(|g| g.positions.len()).sum();
+    assert_eq!(m.positions, positions as u64);
+    std::fs::remove_file(&out).unwrap();
+
+    // Shard 2 stopped after its first game, cut in mid-game, or given a
+    // game too many: refused, and no file is left behind.
+    let two = file_of(&shard_header(2, 3, 7), &part(2));
+    let first_game = SHARD_HEADER_BYTES + part(2)[0].encoded_len();
+    let mut longer = part(2);
+    longer.push(games[0].clone());
+    for (bytes, why) in [
+        (
+            two[..first_game].to_vec(),
+            "holds 1 of the 2 games of shard 2/3",
+        ),
+        (two[..two.len() - 1].to_vec(), "ends in a partial game"),
+        (
+            file_of(&shard_header(2, 3, 7), &longer),
+            "holds more than the 2 games of shard 2/3",
+        ),
+    ] {
+        std::fs::write(&paths[1], bytes).unwrap();
+        let e = shard::merge(&out, &paths).unwrap_err();
+        assert!(e.contains(why), "{e}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 3, "a refused merge left a file");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn playout(rng: &mut Rng, rules: Rules, plies: u64) -> Position {

@@ -65,7 +65,7 @@ fn load(
             };
             return Err(format!("{name} holds {v} games, {before}"));
         }
-        let scan = record::scan(&bytes[record::HEADER_BYTES..], header.rules)
+        let scan = record::scan(&bytes[header.encoded_len()..], header.rules)
             .map_err(|e| format!("{name}: {e}"))?;
         for (g, game) in scan.games.iter().enumerate() {
             let h = Rng::new(((f as u64) << 40) ^ g as u64).next_u64();

@@ -436,6 +436,10 @@ pub struct TrainArgs {
     /// Percent of the games held out for validation
     #[arg(long, value_name = "P", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub valid_percent: u32,
+    /// position: games split by their first position, every position once;
+    /// file-order: split by file and game number, every occurrence (0.2.0)
+    #[arg(long, value_name = "position|file-order", default_value = "position")]
+    pub split: tama_train::dataset::Split,
     /// Threads computing the gradient
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,

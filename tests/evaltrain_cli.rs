@@ -131,7 +131,8 @@ fn merge(out: &Path, shards: &[&Path]) -> Output {
 
 /// A run of 6 games played whole, and as 3 shards (one of them first
 /// played for a 3-game run and then resumed for the 6, one on 2 threads)
-/// merged in another order: the same file, byte for byte.
+/// merged in another order: the same file, byte for byte. Training reads
+/// the same samples from the shards as from the merged file.
 #[test]
 fn datagen_shards_merge_into_the_file_of_the_whole_run() {
     let dir = scratch("shards");
@@ -172,6 +173,29 @@ fn datagen_shards_merge_into_the_file_of_the_whole_run() {
         a.len()
     );
     assert!(a == b, "the merged shards differ from the whole run");
+    // The same samples, so the same fit: the same line but the time.
+    let weights = dir.join("w.tew");
+    let fit = |data: &[&PathBuf]| {
+        let mut args = vec!["train", "--out", weights.to_str().unwrap()];
+        for d in data {
+            args.extend(["--data", d.to_str().unwrap()]);
+        }
+        args.extend([
+            "--model",
+            "hand",
+            "--epochs",
+            "1",
+            "--batch",
+            "64",
+            "--valid-percent",
+            "50",
+        ]);
+        let o = tama(&args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let line = text(&o.stdout);
+        line.rsplit_once(", ").unwrap().0.to_string()
+    };
+    assert_eq!(fit(&[&merged]), fit(&[&s[1], &s[2], &s[0]]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -30,6 +30,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
             None => None,
         },
         valid_percent: a.valid_percent,
+        split: a.split,
         fit: tama_train::trainer::Settings {
             model: a.model,
             epochs: a.epochs as usize,
@@ -46,8 +47,9 @@ pub fn run(a: &TrainArgs) -> Result<()> {
     };
     let r = train::run(&settings, &mut |l| eprintln!("{l}")).message()?;
     println!(
-        "{}: {} training + {} validation positions, K {:.1}, validation loss {:.6} -> {:.6} (epoch {}), {:.1} s",
+        "{}: {} positions read, {} training + {} validation positions, K {:.1}, validation loss {:.6} -> {:.6} (epoch {}), {:.1} s",
         r.variant,
+        r.positions_read,
         r.train_positions,
         r.valid_positions,
         r.k,

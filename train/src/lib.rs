@@ -9,12 +9,15 @@
 //! - `trainer`: the loss, the gradient and the fit;
 //! - `datagen`: self-play games appended to a data file, on threads;
 //! - `shard`: a run cut into shards, and the shards merged back;
+//! - `dataset`: data files as training and validation samples (the split,
+//!   the removal of repeated positions);
 //! - `train`: a weights file fitted to data files;
 //! - `harvest` (the `lab` feature): shots found in self-play games by the
 //!   sparring search (the suite `tama tactics` scores; `examples/shots.rs`
 //!   runs it).
 
 pub mod datagen;
+pub mod dataset;
 #[cfg(feature = "lab")]
 pub mod harvest;
 pub mod record;

@@ -1,3 +1,4 @@
+use crate::dataset::{is_validation, Dataset, Split};
 use crate::record::*;
 use crate::selfplay::SelfPlay;
 use crate::shard::{self, Shard};
@@ -196,6 +197,145 @@ fn merged_shards_are_the_whole_run_and_unfinished_ones_are_refused() {
         assert_eq!(left.len(), 3, "a refused merge left a file");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The samples of `files` (each a list of games) under `split`.
+fn samples_of(
+    split: Split,
+    valid_percent: u32,
+    files: &[&[GameRecord]],
+) -> (Vec<Sample>, Vec<Sample>) {
+    let mut d = Dataset::new(split, valid_percent);
+    for f in files {
+        d.add_file(f);
+    }
+    let s = d.finish();
+    (s.train, s.valid)
+}
+
+fn game(result: GameResult, positions: &[(Position, i16)]) -> GameRecord {
+    GameRecord {
+        result,
+        ending: Ending::NoMove,
+        positions: positions
+            .iter()
+            .map(|&(position, score)| Record {
+                position,
+                score,
+                ply: 10,
+            })
+            .collect(),
+    }
+}
+
+/// Two training games share a position: one sample, the mean of the two
+/// scores and results. A validation game shares another with a training
+/// game: a validation sample only, from the validation game alone.
+#[test]
+fn a_position_is_one_sample_and_never_on_both_sides() {
+    let rules = Rules::ARMENIAN;
+    let mut rng = Rng::new(9);
+    // A position whose game (it first) goes to the validation set or not.
+    let mut start = |valid: bool| loop {
+        let p = random_position(&mut rng, rules);
+        if is_validation(&position_key(&p), 50) == valid {
+            return p;
+        }
+    };
+    let (t0, t1, v0) = (start(false), start(false), start(true));
+    let (twice, shared) = (start(false), start(false));
+    let games = [
+        game(
+            GameResult::WhiteWins,
+            &[(t0, 0), (twice, 10), (shared, 100)],
+        ),
+        game(GameResult::Draw, &[(t1, 0), (twice, 31)]),
+        game(GameResult::BlackWins, &[(v0, 0), (shared, 300)]),
+    ];
+    let (train, valid) = samples_of(Split::Position, 50, &[&games]);
+    let find = |set: &[Sample], p: Position| -> Vec<Sample> {
+        set.iter().filter(|s| s.position == p).copied().collect()
+    };
+    assert_eq!(train.len(), 3, "{train:?}");
+    assert_eq!(valid.len(), 2, "{valid:?}");
+    assert!(find(&train, shared).is_empty(), "shared is trained on");
+    let s = find(&valid, shared)[0];
+    let black_won = GameResult::BlackWins.points_for(shared.side_to_move()) as f32;
+    assert_eq!((s.score, s.result), (300, black_won));
+    // (10 + 31) / 2 = 20.5, rounded away from zero: 21; the result the
+    // mean of a win (or loss) and a draw.
+    let s = find(&train, twice)[0];
+    let won = GameResult::WhiteWins.points_for(twice.side_to_move()) as f32;
+    assert_eq!((s.score, s.result), (21, (won + 0.5) / 2.0));
+    for p in [t0, t1] {
+        assert_eq!(find(&train, p).len(), 1);
+    }
+}
+
+/// The same games, in one file or cut into three and read backwards, with
+/// some games twice: the same samples on the same sides, in the same
+/// order. The split of 0.2.0 depends on the order.
+#[test]
+fn the_split_depends_on_the_games_not_on_their_files_or_order() {
+    let mut games = random_games(&mut Rng::new(11), Rules::ARMENIAN, 80);
+    games.extend(games[..10].to_vec());
+    let mut backwards = games.clone();
+    backwards.reverse();
+    let cut: Vec<&[GameRecord]> = backwards.chunks(30).collect();
+    let one = samples_of(Split::Position, 30, &[&games]);
+    assert!(!one.0.is_empty() && !one.1.is_empty());
+    assert_eq!(one, samples_of(Split::Position, 30, &cut));
+    let positions: usize = games[..80].iter().map(|g| g.positions.len()).sum();
+    assert!(one.0.len() + one.1.len() <= positions);
+    assert_ne!(
+        samples_of(Split::FileOrder, 30, &[&games]),
+        samples_of(Split::FileOrder, 30, &cut)
+    );
+}
+
+#[test]
+fn games_round_trip_and_a_cut_tail_is_left_out() {
+    let rules = header().rules;
+    let games = random_games(&mut Rng::new(1), rules, 40);
+    let mut body = Vec::new();
+    let mut ends = vec![0];
+    for g in &games {
+        g.encode(&mut body);
+        assert_eq!(body.len() - ends.last().unwrap(), g.encoded_len());
+        ends.push(body.len());
+    }
+    let scan = scan(&body, rules).unwrap();
+    assert_eq!(scan.games, games);
+    assert_eq!(scan.whole_bytes, body.len());
+    // Cut anywhere: exactly the games that are whole come back.
+    for cut in 0..body.len() {
+        let s = crate::record::scan(&body[..cut], rules).unwrap();
+        let whole = ends.iter().rposition(|&e| e <= cut).unwrap();
+        assert_eq!(s.games.len(), whole, "cut at {cut}");
+        assert_eq!(s.whole_bytes, ends[whole]);
+        assert_eq!(s.games[..], games[..whole]);
+    }
+}
+
+#[test]
+fn damaged_games_are_refused() {
+    let rules = Rules::ARMENIAN;
+    let games = random_games(&mut Rng::new(2), rules, 3);
+    let mut body = Vec::new();
+    for g in &games {
+        g.encode(&mut body);
+    }
+    let mut bad = body.clone();
+    bad[2] = 3; // a result that does not exist
+    assert!(scan(&bad, rules).is_err());
+    let mut bad = body.clone();
+    bad[3] = 9; // an ending that does not exist
+    assert!(scan(&bad, rules).is_err());
+    if !games[0].positions.is_empty() {
+        let mut bad = body.clone();
+        bad[GAME_HEADER_BYTES + 18] = 2; // side to move
+        assert!(scan(&bad, rules).is_err());
+    }
 }
 
 fn playout(rng: &mut Rng, rules: Rules, plies: u64) -> Position {

@@ -1,16 +1,15 @@
 //! `tama train`: fits one variant's evaluation weights to data files made by
 //! `tama datagen`, and writes a weights file (`tama_engine::eval::file`).
 //!
-//! The games are split, not the positions (positions of one game are too
-//! alike to test each other): a game goes to the validation set when a hash
-//! of its file and number falls in the `valid_percent` share.
+//! The split into training and validation sets and the removal of repeated
+//! positions are `dataset`'s.
 
+use crate::dataset::{Dataset, Samples, Split};
 use crate::record::{self, DataHeader};
-use crate::trainer::{self, EpochReport, Sample};
+use crate::trainer::{self, EpochReport};
 use std::path::PathBuf;
 use std::time::Instant;
 use tama_engine::eval::{file, hand, VariantWeights};
-use tama_engine::rng::Rng;
 use tama_engine::Variant;
 
 #[derive(Clone, Debug)]
@@ -23,6 +22,7 @@ pub struct Settings {
     /// the data (which may take minutes), so that a bad value fails fast.
     pub init: Option<(String, VariantWeights)>,
     pub valid_percent: u32,
+    pub split: Split,
     pub fit: trainer::Settings,
     /// The command line, kept in the weights file.
     pub command: String,
@@ -31,6 +31,8 @@ pub struct Settings {
 #[derive(Clone, Debug)]
 pub struct Summary {
     pub variant: Variant,
+    /// Positions in the games read, every occurrence counted.
+    pub positions_read: u64,
     pub train_positions: usize,
     pub valid_positions: usize,
     pub k: f64,
@@ -46,13 +48,13 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
 
 /// The training and validation samples of every data file, and their variant
 /// (that of the `init` weights when there are some).
-fn load(
+pub fn load(
     settings: &Settings,
     init: Option<&VariantWeights>,
-) -> Result<(Variant, Vec<Sample>, Vec<Sample>), String> {
+) -> Result<(Variant, Samples), String> {
     let mut variant = init.map(|w| w.variant);
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for (f, path) in settings.data.iter().enumerate() {
+    let mut dataset = Dataset::new(settings.split, settings.valid_percent);
+    for path in &settings.data {
         let bytes = read(path)?;
         let name = path.display();
         let header = DataHeader::decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
@@ -67,33 +69,31 @@ fn load(
         }
         let scan = record::scan(&bytes[header.encoded_len()..], header.rules)
             .map_err(|e| format!("{name}: {e}"))?;
-        for (g, game) in scan.games.iter().enumerate() {
-            let h = Rng::new(((f as u64) << 40) ^ g as u64).next_u64();
-            let set = if h % 100 < settings.valid_percent as u64 {
-                &mut valid
-            } else {
-                &mut train
-            };
-            set.extend(Sample::of_games(std::slice::from_ref(game)));
-        }
+        dataset.add_file(&scan.games);
     }
     let variant = variant.ok_or("give at least one data file")?;
-    if train.is_empty() || valid.is_empty() {
+    let samples = dataset.finish();
+    if samples.train.is_empty() || samples.valid.is_empty() {
         return Err(format!(
             "too little data: {} training and {} validation positions",
-            train.len(),
-            valid.len()
+            samples.train.len(),
+            samples.valid.len()
         ));
     }
-    Ok((variant, train, valid))
+    Ok((variant, samples))
 }
 
 pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
     let started = Instant::now();
     let init = settings.init.as_ref().map(|(_, w)| w);
-    let (variant, train, valid) = load(settings, init)?;
+    let (variant, samples) = load(settings, init)?;
+    let Samples {
+        train,
+        valid,
+        positions: positions_read,
+    } = samples;
     progress(&format!(
-        "{variant}: {} training positions, {} validation positions",
+        "{variant}: {positions_read} positions read, {} training positions, {} validation positions",
         train.len(),
         valid.len()
     ));
@@ -134,6 +134,7 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
         .map_err(|e| format!("cannot write {}: {e}", settings.out.display()))?;
     Ok(Summary {
         variant,
+        positions_read,
         train_positions: train.len(),
         valid_positions: valid.len(),
         k: fit.k,

@@ -25,7 +25,7 @@ use tama_engine::rng::Rng;
 use tama_engine::rules::Color;
 
 /// One training position.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     /// The position.
     pub position: Position,

@@ -92,8 +92,9 @@ pub struct Summary {
 /// Opens `out` for appending: checks the header of an existing file against
 /// `header`, drops a partial game at its end, and counts its games and
 /// positions. A new (or empty) file gets the header. A shard's file may be
-/// resumed for a longer run (its first games are the same): its header
-/// then takes the new number of games.
+/// resumed for a run of another length (its first games are the same) as
+/// long as it holds no more than its part of the new run: its header then
+/// takes the new number of games.
 fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64), String> {
     let path = &settings.out;
     let name = path.display();
@@ -114,7 +115,7 @@ fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64
         return Ok((file, 0, 0, 0));
     }
     let found = DataHeader::decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
-    let longer_run = match (found.shard, header.shard) {
+    let run_length_changed = match (found.shard, header.shard) {
         (Some(a), Some(b)) => {
             let same_but_games = DataHeader {
                 shard: Some(ShardTag {
@@ -127,7 +128,7 @@ fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64
         }
         _ => false,
     };
-    if found != header && !longer_run {
+    if found != header && !run_length_changed {
         return Err(format!(
             "{name} holds games made with {found}, not {header}: give the same settings to add to it, or another file"
         ));
@@ -146,7 +147,7 @@ fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64
             ));
         }
     }
-    if longer_run {
+    if run_length_changed {
         file.seek(SeekFrom::Start(0))
             .and_then(|_| file.write_all(&header.encode()))
             .map_err(|e| format!("cannot write {name}: {e}"))?;

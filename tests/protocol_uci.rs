@@ -1002,7 +1002,7 @@ fn failing_search_is_reported_counted_and_fatal_when_strict() {
 /// `tama [uci|hub] --set NAME=VALUE` starts the loop with a search switch
 /// changed (what measured matches between settings use): the same fixed
 /// depth search then visits a different number of nodes (LMR off searches
-/// more, reverse futility off too); a bad switch is refused at start with
+/// more; reverse futility off, a different number); a bad switch is refused at start with
 /// status 2 instead of being ignored.
 #[test]
 fn search_switches_from_the_command_line() {
@@ -1027,8 +1027,12 @@ fn search_switches_from_the_command_line() {
         no_lmr > default,
         "LMR off: {no_lmr} nodes, default {default}"
     );
+    // Reverse futility off changes the tree, but not always upwards: the
+    // start position to depth 6 takes 12,015 nodes with both off and
+    // 13,872 with LMR off alone (the tree's shape moves the table's cuts).
+    // What counts here is that the second switch is seen.
     let both = nodes_at_depth_6(&["uci", "--set", "lmr_min_move=1000", "--set", "rfp_depth=0"]);
-    assert!(both > no_lmr, "LMR and RFP off: {both}, LMR off {no_lmr}");
+    assert_ne!(both, no_lmr, "LMR and RFP off: {both}, LMR off {no_lmr}");
     let hub_no_lmr = {
         let mut e = Engine::start_with(&["hub", "--set", "lmr_min_move=1000"]);
         e.send("hub");

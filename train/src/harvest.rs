@@ -370,16 +370,17 @@ mod tests {
 
     #[test]
     fn harvested_shots_are_winning_sacrifices_missed_by_the_shallow_search() {
-        // Two Turkish games from seed 6 hold two shots (a seed where the
+        // Two Turkish games from seed 2 hold two shots (a seed where the
         // harvest finds something, so that the checks below run). The games
         // are played with the hand-set weights, so that a new default set
-        // does not move the seed; a change of the search still can (of
-        // seeds 2 to 20, 2, 4, 6, 13, 14, 15, 17 and 20 find some;
-        // `cargo run --release -p tama-train --example shots -- harvest
-        // turkish 2 SEED 1000 6 3 5 2 2 hand` lists what a seed gives).
+        // does not move the seed; a change of the search still can (with
+        // `sacrifice_exempt=3`, of seeds 2, 4, 6, 13, 14 and 15 only 2, 14
+        // and 15 find some; `cargo run --release -p tama-train --example
+        // shots -- harvest turkish 2 SEED 1000 6 3 5 2 2 hand` lists what a
+        // seed gives).
         let mut cfg = config(Rules::TURKISH);
         cfg.games = 2;
-        cfg.seed = 6;
+        cfg.seed = 2;
         cfg.weights
             .replace(VariantWeights::hand_set(Variant::Turkish));
         let mut reported = 0;

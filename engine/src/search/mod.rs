@@ -44,6 +44,7 @@ mod params;
 mod picker;
 mod repetition;
 pub mod score;
+mod shot;
 mod tablebase;
 pub mod tt;
 mod worker;

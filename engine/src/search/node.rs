@@ -10,6 +10,7 @@
 use super::params::{LMP_BASE, LMR_MIN_DEPTH};
 use super::picker::{MovePicker, MoveScores, OrderHints};
 use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
+use super::shot::{self, ShotTest};
 use super::tt::PackedMove;
 use super::worker::Worker;
 use crate::eval;
@@ -279,7 +280,7 @@ impl<'a> Worker<'a> {
             } else {
                 self.reduction(node, &mv, i)
             };
-            let sacrifice = (late || reduction > 0) && self.is_sacrifice(&child);
+            let sacrifice = (late || reduction > 0) && self.is_sacrifice(&child, node.depth);
             if late && !sacrifice {
                 if self.sh.tuning.sacrifice_exempt == 0 {
                     break;
@@ -387,13 +388,26 @@ impl<'a> Worker<'a> {
 
     /// Whether the quiet move that led to `child` is a sacrifice the search
     /// must see in full (`sacrifice_exempt`): the opponent must capture
-    /// (and, at 2, has no other move).
+    /// (and, from 2, has no other move; at 3, the exchange can pay).
     #[inline(always)]
-    fn is_sacrifice(&self, child: &Position) -> bool {
-        match self.sh.tuning.sacrifice_exempt {
+    fn is_sacrifice(&self, child: &Position, depth: i32) -> bool {
+        let t = &self.sh.tuning;
+        let forcing = || movegen::has_capture(child) && movegen::count(child) == 1;
+        match t.sacrifice_exempt {
             0 => false,
             1 => movegen::has_capture(child),
-            _ => movegen::has_capture(child) && movegen::count(child) == 1,
+            2 => forcing(),
+            _ => {
+                forcing()
+                    && shot::may_be_shot(
+                        child,
+                        depth,
+                        ShotTest {
+                            kings: t.shot_kings,
+                            chain_depth: t.shot_chain_depth,
+                        },
+                    )
+            }
         }
     }
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Nodes and time a UCI engine takes to reach a fixed depth on the start
+position and seven openings of the built-in suite spread evenly over it
+(lines n*k/8 for k = 1..7 of data/openings/VARIANT.txt), each searched by
+a fresh process with one thread and 64 MB: the time-to-depth table of
+docs/results.md.
+
+    tools/depth_nodes.py ENGINE VARIANT DEPTH [ENGINE_ARG...]
+    tools/depth_nodes.py target/lab/release/tama armenian 14 uci --set sacrifice_exempt=0
+
+Prints one line per position (nodes, seconds) and the totals. Depth means
+more or less as the search changes: the proof of a search change is a
+timed match, this table only says where the nodes go.
+"""
+import os
+import subprocess
+import sys
+import time
+
+
+def positions(variant):
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "data", "openings", f"{variant}.txt")
+    rows = [r.strip() for r in open(path) if r.strip() and not r.startswith("#")]
+    picked = [(None, "")]
+    for k in range(1, 8):
+        fen, moves = [x.strip() for x in rows[len(rows) * k // 8].split("|")[:2]]
+        picked.append((fen, moves))
+    return picked
+
+
+def search(engine, args, variant, depth, fen, moves):
+    p = subprocess.Popen([engine] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         text=True, bufsize=1)
+
+    def send(line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def until(prefix):
+        lines = []
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                sys.exit(f"engine ended before {prefix!r}")
+            lines.append(line.strip())
+            if line.startswith(prefix):
+                return lines
+
+    send("uci")
+    until("uciok")
+    send("setoption name Threads value 1")
+    send("setoption name Hash value 64")
+    send(f"setoption name Variant value {variant}")
+    send("isready")
+    until("readyok")
+    where = "startpos" if fen is None else f"fen {fen}"
+    send(f"position {where}" + (f" moves {moves}" if moves else ""))
+    start = time.monotonic()
+    send(f"go depth {depth}")
+    lines = until("bestmove")
+    seconds = time.monotonic() - start
+    send("quit")
+    p.wait()
+    nodes = None
+    for line in lines:
+        w = line.split()
+        if w[:1] == ["info"] and "nodes" in w and "depth" in w:
+            if int(w[w.index("depth") + 1]) == depth:
+                nodes = int(w[w.index("nodes") + 1])
+    if nodes is None:
+        sys.exit(f"depth {depth} not reached: {lines[-3:]}")
+    return nodes, seconds
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    engine, variant, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    args = sys.argv[4:]
+    total_nodes, total_seconds = 0, 0.0
+    for i, (fen, moves) in enumerate(positions(variant)):
+        nodes, seconds = search(engine, args, variant, depth, fen, moves)
+        total_nodes += nodes
+        total_seconds += seconds
+        print(f"{i} nodes {nodes} seconds {seconds:.2f}", flush=True)
+    print(f"total nodes {total_nodes} seconds {total_seconds:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -392,13 +392,14 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn is_sacrifice(&self, child: &Position, depth: i32) -> bool {
         let t = &self.sh.tuning;
-        let forcing = || movegen::has_capture(child) && movegen::count(child) == 1;
         match t.sacrifice_exempt {
             0 => false,
             1 => movegen::has_capture(child),
-            2 => forcing(),
+            2 => movegen::has_capture(child) && movegen::count(child) == 1,
+            // The cheap test first: most quiet moves leave no capture, and
+            // those need no move list.
             _ => {
-                forcing()
+                movegen::has_capture(child)
                     && shot::may_be_shot(
                         child,
                         depth,

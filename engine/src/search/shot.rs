@@ -14,7 +14,6 @@ use crate::bitboard::Bitboard;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::rules::Color;
 
 /// What a king counts for when captures are weighed against each other: a
 /// king in these games is worth about three men (the hand-written
@@ -38,32 +37,33 @@ fn weight(captured: Bitboard, kings: Bitboard) -> u32 {
     captured.count() + (KING_WEIGHT - 1) * (captured & kings).count()
 }
 
-/// `child` follows a quiet move of the side that is now not to move, and
-/// its side to move has exactly one legal move, a capture (the caller has
-/// checked both). Whether that sacrifice may be a shot at `depth`.
+/// `child` follows a quiet move of the side that is now not to move.
+/// Whether that move is a forcing sacrifice (the side to move has exactly
+/// one legal move, a capture) that may be a shot at `depth`.
 pub(super) fn may_be_shot(child: &Position, depth: i32, test: ShotTest) -> bool {
-    let sacrificer = child.side_to_move().opponent();
-    if test.kings && child.kings(sacrificer).any() {
-        return true;
-    }
     let chain = test.chain_depth > 0 && depth >= test.chain_depth;
-    exchange_pays(child, sacrificer, chain, 0)
+    exchange_pays(child, test.kings, chain, 0)
 }
 
 /// The exchange after the sacrifice that led to `child`: the forced capture,
-/// then the sacrificer's best answer. Pays when the answer takes back at
-/// least what was given (and `owed`, given by an earlier sacrifice of the
-/// same combination), or when the sacrificer can crown; with `chain`, also
-/// when the sacrificer has no capture but a second forcing sacrifice whose
-/// capture back pays for both. Weighing the pair as one combination, not
-/// each sacrifice alone, is what keeps the chain cheap: most second
-/// sacrifices win back their own man only.
-fn exchange_pays(child: &Position, sacrificer: Color, chain: bool, owed: u32) -> bool {
+/// then the sacrificer's best answer. False when the capture is not forced.
+/// Pays when the sacrificer has a king and `kings` is set, when the answer
+/// takes back at least what was given (and `owed`, given by an earlier
+/// sacrifice of the same combination), or when the sacrificer can crown;
+/// with `chain`, also when the sacrificer has no capture but a second
+/// forcing sacrifice whose capture back pays for both. Weighing the pair
+/// as one combination, not each sacrifice alone, is what keeps the chain
+/// cheap: most second sacrifices win back their own man only.
+fn exchange_pays(child: &Position, kings: bool, chain: bool, owed: u32) -> bool {
     let mut list = MoveList::new();
     movegen::generate(child, &mut list);
     let Some(reply) = only_capture(&list) else {
         return false;
     };
+    let sacrificer = child.side_to_move().opponent();
+    if kings && child.kings(sacrificer).any() {
+        return true;
+    }
     let given = owed + weight(reply.captures, child.kings(sacrificer));
     let after = child.play(&reply);
     movegen::generate(&after, &mut list);
@@ -76,12 +76,12 @@ fn exchange_pays(child: &Position, sacrificer: Color, chain: bool, owed: u32) ->
             .iter()
             .any(|m| weight(m.captures, their_kings) >= given);
     }
+    // The cheap test first: most quiet moves leave the opponent nothing to
+    // capture, and those need no move list.
     chain
         && list.iter().any(|m| {
             let next = after.play(m);
-            movegen::has_capture(&next)
-                && movegen::count(&next) == 1
-                && exchange_pays(&next, sacrificer, false, given)
+            movegen::has_capture(&next) && exchange_pays(&next, false, false, given)
         })
 }
 

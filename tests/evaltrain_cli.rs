@@ -16,15 +16,16 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn datagen(out: &Path, games: u32, threads: u32) -> Output {
-    let (out, games, threads) = (
-        out.to_str().unwrap(),
-        games.to_string(),
-        threads.to_string(),
-    );
-    tama(&[
+    datagen_with(out, games, threads, &[])
+}
+
+/// `datagen`'s run with `extra` arguments after its own.
+fn datagen_with(out: &Path, games: u32, threads: u32, extra: &[&str]) -> Output {
+    let (games, threads) = (games.to_string(), threads.to_string());
+    let mut args = vec![
         "datagen",
         "--out",
-        out,
+        out.to_str().unwrap(),
         "--games",
         &games,
         "--nodes",
@@ -33,7 +34,9 @@ fn datagen(out: &Path, games: u32, threads: u32) -> Output {
         &threads,
         "--seed",
         "7",
-    ])
+    ];
+    args.extend_from_slice(extra);
+    tama(&args)
 }
 
 /// `tama train` on a tiny data file: small batches, half the games held out.
@@ -100,27 +103,7 @@ fn datagen_resumes_and_gives_the_same_file_whatever_the_threads() {
 
 /// Shard `k` of 3 of the run `datagen` plays, `games` games in the run.
 fn datagen_shard(out: &Path, k: u32, games: u32, threads: u32) -> Output {
-    let (out, shard, games, threads) = (
-        out.to_str().unwrap(),
-        format!("{k}/3"),
-        games.to_string(),
-        threads.to_string(),
-    );
-    tama(&[
-        "datagen",
-        "--out",
-        out,
-        "--games",
-        &games,
-        "--nodes",
-        "200",
-        "--threads",
-        &threads,
-        "--seed",
-        "7",
-        "--shard",
-        &shard,
-    ])
+    datagen_with(out, games, threads, &["--shard", &format!("{k}/3")])
 }
 
 fn merge(out: &Path, shards: &[&Path]) -> Output {

@@ -13,9 +13,10 @@ more or less as the search changes: the proof of a search change is a
 timed match, this table only says where the nodes go.
 """
 import os
-import subprocess
 import sys
 import time
+
+from uci_engine import UciEngine
 
 
 def positions(variant):
@@ -30,28 +31,8 @@ def positions(variant):
 
 
 def search(engine, args, variant, depth, fen, moves):
-    p = subprocess.Popen([engine] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def until(prefix):
-        lines = []
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit(f"engine ended before {prefix!r}")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    send("uci")
-    until("uciok")
-    send("setoption name Threads value 1")
-    send("setoption name Hash value 64")
-    send(f"setoption name Variant value {variant}")
+    e = UciEngine([engine] + args, variant)
+    send, until = e.send, e.until
     send("isready")
     until("readyok")
     where = "startpos" if fen is None else f"fen {fen}"
@@ -60,8 +41,7 @@ def search(engine, args, variant, depth, fen, moves):
     send(f"go depth {depth}")
     lines = until("bestmove")
     seconds = time.monotonic() - start
-    send("quit")
-    p.wait()
+    e.quit()
     nodes = None
     for line in lines:
         w = line.split()

@@ -10,34 +10,15 @@ the score in centi-men from White's side.
 One engine process, Threads 1, Hash 64, `ucinewgame` before every position,
 so each score is that of a fresh single-threaded search (reproducible).
 """
-import subprocess
 import sys
+
+from uci_engine import UciEngine
 
 
 def main():
     engine, variant, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def until(prefix):
-        lines = []
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit("engine ended")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    send("uci")
-    until("uciok")
-    send("setoption name Threads value 1")
-    send("setoption name Hash value 64")
-    send(f"setoption name Variant value {variant}")
+    e = UciEngine([engine], variant)
+    send, until = e.send, e.until
     for row in sys.stdin:
         row = row.strip()
         if not row or row.startswith("#"):
@@ -65,7 +46,7 @@ def main():
         white_to_move = white_first == (len(moves.split()) % 2 == 0)
         cp = score if white_to_move else -score
         print(f"{fen} | {moves} | {cp} {depth}", flush=True)
-    send("quit")
+    e.quit()
 
 
 main()

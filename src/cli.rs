@@ -107,6 +107,20 @@ pub struct EgtbBuildArgs {
     /// Build only this job's pair (`tama egtb jobs`), its inputs in --dir
     #[arg(long, value_name = "PAIR", conflicts_with = "plan")]
     pub job: Option<String>,
+    /// Write the tables compressed, the bytes `tama egtb compress` makes of
+    /// the plain ones
+    #[arg(long, conflicts_with = "plan")]
+    pub compress: bool,
+    /// With --compress: zstd level, 1 to 22
+    #[arg(long, value_name = "L", requires = "compress",
+          value_parser = clap::value_parser!(i32).range(1..=22),
+          default_value_t = tama_engine::egtb::CompressOptions::DEFAULT_LEVEL)]
+    pub level: i32,
+    /// With --compress: plain payload bytes a block holds
+    #[arg(long, value_name = "B", requires = "compress",
+          value_parser = clap::value_parser!(u32).range(1..=1 << 20),
+          default_value_t = tama_engine::egtb::CompressOptions::DEFAULT_BLOCK_BYTES)]
+    pub block_bytes: u32,
 }
 
 #[derive(Args, Debug)]

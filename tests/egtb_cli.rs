@@ -197,3 +197,69 @@ fn compressed_tables_probe_and_report_as_the_plain_ones() {
     let e = error(&["egtb", "compress", "--dir", "/nonexistent-tama-dir"]);
     assert!(e.contains("/nonexistent-tama-dir"), "{e}");
 }
+
+/// Every file of `a` and of `b`, by name, byte for byte (the same names
+/// on both sides).
+fn assert_same_files(a: &TempDir, b: &TempDir) {
+    let files = |d: &TempDir| {
+        let mut names: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let names = files(a);
+    assert_eq!(names, files(b));
+    assert_eq!(names.len(), 16);
+    for n in names {
+        let (x, y) = (a.path().join(&n), b.path().join(&n));
+        assert!(
+            std::fs::read(&x).unwrap() == std::fs::read(&y).unwrap(),
+            "{n:?} differs"
+        );
+    }
+}
+
+/// `build --compress` writes what `build` then `compress` write, byte for
+/// byte, with the default blocks and level and with others; `--level`
+/// without `--compress` is refused.
+#[test]
+fn a_compressed_build_writes_the_files_build_then_compress_writes() {
+    let plain = TempDir::new("zbuild-plain");
+    build(&plain, "3");
+    let compress = ["egtb", "compress", "--dir", plain.arg(), "--threads", "2"];
+    let o = tama(&compress);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let packed = TempDir::new("zbuild-packed");
+    let args = ["egtb", "build", "--pieces", "3", "--threads", "2"];
+    let o = tama(&[&args[..], &["--compress", "--dir", packed.arg()]].concat());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).starts_with("built 16 tables"));
+    assert_same_files(&plain, &packed);
+
+    let small = ["--block-bytes", "64", "--level", "3"];
+    let plain = TempDir::new("zbuild-plain64");
+    build(&plain, "3");
+    let o = tama(&[&compress[..2], &["--dir", plain.arg()], &small[..]].concat());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let packed = TempDir::new("zbuild-packed64");
+    let o = tama(
+        &[
+            &args[..],
+            &["--compress", "--dir", packed.arg()],
+            &small[..],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_same_files(&plain, &packed);
+
+    let o = tama(&[&args[..], &["--dir", packed.arg(), "--level", "3"]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--compress"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -10,8 +10,8 @@ use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::time::Instant;
 use tama_engine::egtb::{
-    build, build_job, compress_dir, find_job, jobs, BuildOptions, CompressOptions, Placement,
-    Progress, Signature, TableIndex, Tablebase, HEADER_LEN,
+    blocks_decompressed, build, build_job, compress_dir, find_job, jobs, BuildOptions,
+    CompressOptions, Placement, Progress, Signature, TableIndex, Tablebase, HEADER_LEN,
 };
 use tama_engine::rng::Rng;
 use tama_engine::Position;
@@ -55,6 +55,11 @@ fn build_command(a: &EgtbBuildArgs) -> Result<()> {
         max_pieces: a.pieces,
         distance_pieces: BuildOptions::DEFAULT_DISTANCE_PIECES,
         threads,
+        compress: a.compress.then_some(CompressOptions {
+            block_bytes: a.block_bytes,
+            level: a.level,
+            threads,
+        }),
     };
     let started = Instant::now();
     let (mut built, mut kept, mut entries, mut bytes) = (0, 0, 0, 0);
@@ -349,12 +354,14 @@ fn bench_command(a: &EgtbBenchArgs) -> Result<()> {
     }
     // Three passes: the first also pays for reading the files into memory.
     for pass in 1..=3 {
+        let decompressed = blocks_decompressed();
         let started = Instant::now();
         let mut found = 0u64;
         for pos in &positions {
             found += u64::from(std::hint::black_box(tb.probe(pos)).is_some());
         }
         let secs = started.elapsed().as_secs_f64();
+        let decompressed = blocks_decompressed() - decompressed;
         if found != positions.len() as u64 {
             bail!(
                 "{} of {} probes found nothing",
@@ -363,7 +370,7 @@ fn bench_command(a: &EgtbBenchArgs) -> Result<()> {
             );
         }
         println!(
-            "pass {pass}: {} probes in {secs:.3} s: {:.0} probes per second",
+            "pass {pass}: {} probes in {secs:.3} s: {:.0} probes per second, {decompressed} blocks decompressed",
             positions.len(),
             positions.len() as f64 / secs
         );

@@ -262,6 +262,7 @@ mod tests {
             max_pieces: 3,
             distance_pieces: 3,
             threads: 1,
+            compress: None,
         };
         let tb = build(&dir, &opts, &mut |_| {}).expect("build");
         let start = "W:WKa1,Kc3:BKb8";

@@ -150,6 +150,17 @@ impl Blocks {
     }
 }
 
+/// Blocks decompressed for probes by every thread of the process (not
+/// counting the converter's own checks): what the caches failed to hold.
+static DECOMPRESSED: AtomicU64 = AtomicU64::new(0);
+
+/// Blocks of compressed tables decompressed so far for probes, by every
+/// thread of the process; a probe served by a thread's cache adds nothing
+/// (`tama egtb bench` reports it, the cache's tests count on it).
+pub fn blocks_decompressed() -> u64 {
+    DECOMPRESSED.load(Ordering::Relaxed)
+}
+
 pub(crate) fn decompress(
     dctx: &mut zstd::bulk::Decompressor<'static>,
     src: &[u8],
@@ -220,6 +231,7 @@ impl Cache {
                 self.dctx = zstd::bulk::Decompressor::new().ok();
             }
             let dctx = self.dctx.as_mut()?;
+            DECOMPRESSED.fetch_add(1, Ordering::Relaxed);
             if !decompress(dctx, src, len, &mut self.slots[slot]) {
                 return None;
             }

@@ -44,8 +44,8 @@ impl Default for CompressOptions {
 
 /// A plain table's file compressed: the whole file's bytes (header and
 /// payload). Every block is decompressed again and compared before it is
-/// kept.
-fn compress_bytes(
+/// kept. `header` is the plain file's (a build's, or one read back).
+pub(crate) fn compress_bytes(
     header: &Header,
     payload: &[u8],
     opts: &CompressOptions,
@@ -329,6 +329,7 @@ mod tests {
             max_pieces: 3,
             distance_pieces: 4,
             threads: 1,
+            compress: None,
         };
         let mut kept = 0;
         crate::egtb::build(dir.path(), &opts, &mut |p| {

@@ -14,6 +14,7 @@ mod signature;
 mod unmove;
 mod value;
 
+pub use blocks::blocks_decompressed;
 pub use build::{build_bytes_per_entry, BuildOptions, Progress};
 pub use compress::{compress_dir, CompressOptions, Compressed};
 pub use file::{file_name, Encoding, FileError, Header, Layout, TableStats, HEADER_LEN};

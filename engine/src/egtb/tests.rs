@@ -41,6 +41,7 @@ pub(crate) fn build_quietly(
         max_pieces: pieces,
         distance_pieces,
         threads: 2,
+        compress: None,
     };
     build(dir, &opts, &mut |_| {}).expect("build")
 }
@@ -147,6 +148,7 @@ fn kings_two_against_two_is_consistent() {
             max_pieces: 4,
             distance_pieces,
             threads: 2,
+            compress: None,
         };
         super::build::build_pair(dir.path(), &opts, &[kkvkk], &mut tb, &mut |_| {}).unwrap();
         // 64 * 63 / 2 * 62 * 61 / 2 positions.
@@ -405,6 +407,7 @@ fn a_damaged_table_is_refused() {
             max_pieces: 2,
             distance_pieces: 2,
             threads: 1,
+            compress: None,
         };
         let err = build(dir.path(), &opts, &mut |_| {})
             .err()

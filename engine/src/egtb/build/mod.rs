@@ -31,6 +31,7 @@
 mod distance;
 mod results;
 
+use super::compress::{compress_bytes, CompressOptions};
 use super::file::{file_name, Encoding, Header, Layout, TableStats};
 use super::index::{Placement, TableIndex};
 use super::probe::{io_error, EgtbError, Table, Tablebase};
@@ -56,8 +57,12 @@ pub struct BuildOptions {
     pub max_pieces: u32,
     /// Keep distances for tables of up to this many pieces.
     pub distance_pieces: u32,
-    /// Threads that share each level of the analysis.
+    /// Threads that share each level of the analysis (and compress the
+    /// blocks of each table).
     pub threads: usize,
+    /// Write each table compressed (format version 2), the bytes that
+    /// `compress_dir` would make of the plain file; `None`: plain.
+    pub compress: Option<CompressOptions>,
 }
 
 impl BuildOptions {
@@ -135,8 +140,22 @@ pub(crate) fn build_pair(
     let mut bytes = 0;
     for (t, path) in paths.iter().enumerate() {
         let (header, payload) = group.encode(t, &*solved);
-        write_atomically(path, &header.encode(&payload), &payload)?;
-        bytes += (super::file::HEADER_LEN + payload.len()) as u64;
+        bytes += match opts.compress {
+            None => {
+                write_atomically(path, &header.encode(&payload), &payload)?;
+                (super::file::HEADER_LEN + payload.len()) as u64
+            }
+            Some(packing) => {
+                let file =
+                    compress_bytes(&header, &payload, &CompressOptions { threads, ..packing })
+                        .map_err(|reason| EgtbError::Compression {
+                            path: path.clone(),
+                            reason,
+                        })?;
+                write_atomically(path, &file, &[])?;
+                file.len() as u64
+            }
+        };
     }
     drop(solved);
     for (&s, path) in pair.iter().zip(&paths) {

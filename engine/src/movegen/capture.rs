@@ -218,6 +218,26 @@ impl SingleJumps {
     }
 }
 
+impl SingleJumps {
+    /// The pieces the single jumps of `us` take.
+    #[inline(always)]
+    pub fn victims(&self, us: Color) -> Bitboard {
+        // Constant directions (a shift by a run-time direction is a jump
+        // table): the victim is one step back from the landing.
+        let forward = match us {
+            Color::White => self.landings[0].shift(Direction::South),
+            Color::Black => self.landings[0].shift(Direction::North),
+        };
+        forward | self.landings[1].shift(Direction::West) | self.landings[2].shift(Direction::East)
+    }
+
+    /// Whether a jump ends on `far` (the mover's promotion rank).
+    #[inline(always)]
+    pub fn reaches(&self, far: Bitboard) -> bool {
+        ((self.landings[0] | self.landings[1] | self.landings[2]) & far).any()
+    }
+}
+
 /// Sorts the position's captures into `Captures` with whole-board shifts:
 /// most positions have none, and most of the rest only single jumps, and
 /// neither then enters the route search.
@@ -599,6 +619,77 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n > 150), "too few of a kind: {seen:?}");
+    }
+
+    /// The positions of random games from the start (the shapes the
+    /// search meets: forced single captures, men near crowning) and random
+    /// boards (kings, long routes), in every rule set.
+    fn sweep_positions(mut check: impl FnMut(&Position)) {
+        let mut rng = crate::rng::Rng::new(17);
+        for rules in Rules::all() {
+            for _ in 0..2000 {
+                check(&crate::testutil::random_position(&mut rng, rules));
+            }
+            for _ in 0..60 {
+                let mut p = Position::startpos(rules);
+                for _ in 0..120 {
+                    check(&p);
+                    let list = crate::movegen::legal_moves(&p);
+                    if list.is_empty() {
+                        break;
+                    }
+                    p = p.play(&list[rng.below(list.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_outline_of_the_captures_agrees_with_the_move_list() {
+        // `only_capture`, `capture_outline` and `quiet_promotion` read off
+        // the whole board what the shot test used to read off the full move
+        // list; each must say what the list says.
+        // Seen: no capture, single jumps, routes, a forced capture, a
+        // quiet crowning.
+        let mut seen = [0usize; 5];
+        sweep_positions(|p| {
+            let list = crate::movegen::legal_moves(p);
+            let fen = p.fen();
+            let mut scratch = MoveList::new();
+            let forced = match list.as_slice() {
+                [m] if m.is_capture() => Some(*m),
+                _ => None,
+            };
+            assert_eq!(
+                crate::movegen::only_capture(p, &mut scratch),
+                forced,
+                "{fen}"
+            );
+            seen[3] += forced.is_some() as usize;
+            let captures = list.first().is_some_and(|m| m.is_capture());
+            match crate::movegen::capture_outline(p) {
+                crate::movegen::CaptureOutline::None => {
+                    seen[0] += 1;
+                    assert!(!captures, "{fen}");
+                    assert!(p.kings(p.side_to_move()).is_empty(), "{fen}");
+                }
+                crate::movegen::CaptureOutline::SingleJumps { victims, promotes } => {
+                    seen[1] += 1;
+                    assert!(captures, "{fen}");
+                    assert!(list.iter().all(|m| m.capture_count() == 1), "{fen}");
+                    let taken = list.iter().fold(Bitboard::EMPTY, |b, m| b | m.captures);
+                    assert_eq!(victims, taken, "{fen}");
+                    assert_eq!(promotes, list.iter().any(|m| m.promotes), "{fen}");
+                }
+                crate::movegen::CaptureOutline::Routes => seen[2] += 1,
+            }
+            let mut quiets = MoveList::new();
+            super::super::quiet::generate(p, &mut quiets);
+            let crowns = quiets.iter().any(|m| m.promotes);
+            assert_eq!(crate::movegen::quiet_promotion(p), crowns, "{fen}");
+            seen[4] += crowns as usize;
+        });
+        assert!(seen.iter().all(|&n| n > 300), "too few of a kind: {seen:?}");
     }
 
     #[test]

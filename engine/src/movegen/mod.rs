@@ -14,6 +14,7 @@ use capture::Captures;
 pub use capture::{capture_routes, CaptureRoute};
 pub(crate) use quiet::{king_step_count, king_steps, man_step_count, man_steps};
 
+use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use arrayvec::ArrayVec;
@@ -71,6 +72,72 @@ pub fn count(pos: &Position) -> usize {
 #[inline]
 pub fn has_capture(pos: &Position) -> bool {
     capture::has_capture(pos)
+}
+
+/// The one legal move of the side to move when it is a capture (a forced
+/// capture), else `None`. Reads it off the whole board when the captures
+/// are single jumps of men, the common case, and builds the move list
+/// (into `scratch`) only when the route search must decide.
+pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Move> {
+    match capture::classify(pos) {
+        Captures::None => None,
+        Captures::Single(single) => {
+            if single.count() != 1 {
+                return None;
+            }
+            scratch.clear();
+            single.push_all(pos, scratch);
+            scratch.first().copied()
+        }
+        Captures::Search { .. } => {
+            generate(pos, scratch);
+            match scratch.as_slice() {
+                [m] if m.is_capture() => Some(*m),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// What the side to move's captures are, as far as the whole board tells
+/// without a route search (`capture_outline`).
+pub(crate) enum CaptureOutline {
+    /// No capture: the legal moves are the men's quiet moves (the side has
+    /// no king).
+    None,
+    /// Every capture is a single jump of a man, and every one is legal.
+    SingleJumps {
+        /// The pieces they take, one each.
+        victims: Bitboard,
+        /// Whether one of them ends on the promotion rank (and crowns).
+        promotes: bool,
+    },
+    /// The side has a king, or a man may jump on: the route search
+    /// decides (`generate`).
+    Routes,
+}
+
+/// The side to move's captures in outline (`CaptureOutline`).
+#[inline]
+pub(crate) fn capture_outline(pos: &Position) -> CaptureOutline {
+    match capture::classify(pos) {
+        Captures::None => CaptureOutline::None,
+        Captures::Single(single) => {
+            let us = pos.side_to_move();
+            CaptureOutline::SingleJumps {
+                victims: single.victims(us),
+                promotes: single.reaches(us.promotion_rank()),
+            }
+        }
+        Captures::Search { .. } => CaptureOutline::Routes,
+    }
+}
+
+/// Whether a man of the side to move can step onto its promotion rank
+/// (which quiet move crowns), without listing the moves.
+#[inline]
+pub(crate) fn quiet_promotion(pos: &Position) -> bool {
+    quiet::promotion(pos)
 }
 
 /// Legal moves with the number of distinct jump routes behind each (1 for a

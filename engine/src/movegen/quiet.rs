@@ -111,3 +111,23 @@ pub(super) fn count(pos: &Position) -> usize {
     }
     n as usize
 }
+
+/// Whether a man of the side to move can step onto its promotion rank:
+/// the promotions `generate` would list, by whole-board shifts (the
+/// directions constant, as in `man_step_count`).
+#[inline(always)]
+pub(super) fn promotion(pos: &Position) -> bool {
+    #[inline(always)]
+    fn any<const N: usize>(men: Bitboard, target: Bitboard, dirs: [Direction; N]) -> bool {
+        dirs.iter().any(|&dir| (men.shift(dir) & target).any())
+    }
+    let us = pos.side_to_move();
+    let men = pos.men(us);
+    let target = pos.empty() & us.promotion_rank();
+    match (us, pos.rules().variant) {
+        (Color::White, Variant::Armenian) => any(men, target, WHITE_ARMENIAN),
+        (Color::Black, Variant::Armenian) => any(men, target, BLACK_ARMENIAN),
+        (Color::White, Variant::Turkish) => any(men, target, WHITE_TURKISH),
+        (Color::Black, Variant::Turkish) => any(men, target, BLACK_TURKISH),
+    }
+}

@@ -11,8 +11,8 @@
 //! the others are reduced and pruned like any quiet move.
 
 use crate::bitboard::Bitboard;
-use crate::movegen;
-use crate::moves::{Move, MoveList};
+use crate::movegen::{self, CaptureOutline};
+use crate::moves::MoveList;
 use crate::position::Position;
 
 /// What a king counts for when captures are weighed against each other: a
@@ -54,10 +54,15 @@ pub(super) fn may_be_shot(child: &Position, depth: i32, test: ShotTest) -> bool 
 /// forcing sacrifice whose capture back pays for both. Weighing the pair
 /// as one combination, not each sacrifice alone, is what keeps the chain
 /// cheap: most second sacrifices win back their own man only.
+///
+/// It runs for every late quiet move that leaves a capture, so it reads
+/// what it can off the whole board (`movegen::only_capture`,
+/// `capture_outline`, `quiet_promotion`) and lists moves only where the
+/// route search or the chain needs them; the positions it makes are never
+/// looked up in the table, so they go unhashed.
 fn exchange_pays(child: &Position, kings: bool, chain: bool, owed: u32) -> bool {
     let mut list = MoveList::new();
-    movegen::generate(child, &mut list);
-    let Some(reply) = only_capture(&list) else {
+    let Some(reply) = movegen::only_capture(child, &mut list) else {
         return false;
     };
     let sacrificer = child.side_to_move().opponent();
@@ -65,33 +70,53 @@ fn exchange_pays(child: &Position, kings: bool, chain: bool, owed: u32) -> bool 
         return true;
     }
     let given = owed + weight(reply.captures, child.kings(sacrificer));
-    let after = child.play(&reply);
-    movegen::generate(&after, &mut list);
+    let after = child.play_unhashed(&reply);
     let their_kings = after.kings(sacrificer.opponent());
-    if list.iter().any(|m| m.promotes) {
-        return true;
+    match movegen::capture_outline(&after) {
+        // Single jumps take one piece each: a king's worth when one takes
+        // a king.
+        CaptureOutline::SingleJumps { victims, promotes } => {
+            let best = match (victims & their_kings).any() {
+                true => KING_WEIGHT,
+                false => 1,
+            };
+            promotes || best >= given
+        }
+        CaptureOutline::None => {
+            if movegen::quiet_promotion(&after) {
+                return true;
+            }
+            if !chain {
+                return false;
+            }
+            movegen::generate(&after, &mut list);
+            second_sacrifice_pays(&after, &list, given)
+        }
+        CaptureOutline::Routes => {
+            movegen::generate(&after, &mut list);
+            if list.iter().any(|m| m.promotes) {
+                return true;
+            }
+            if list.first().is_some_and(|m| m.is_capture()) {
+                return list
+                    .iter()
+                    .any(|m| weight(m.captures, their_kings) >= given);
+            }
+            chain && second_sacrifice_pays(&after, &list, given)
+        }
     }
-    if list.first().is_some_and(|m| m.is_capture()) {
-        return list
-            .iter()
-            .any(|m| weight(m.captures, their_kings) >= given);
-    }
-    // The cheap test first: most quiet moves leave the opponent nothing to
-    // capture, and those need no move list.
-    chain
-        && list.iter().any(|m| {
-            let next = after.play(m);
-            movegen::has_capture(&next) && exchange_pays(&next, false, false, given)
-        })
 }
 
-/// The one legal move of `list` when it is a capture.
-#[inline(always)]
-fn only_capture(list: &MoveList) -> Option<Move> {
-    match list.as_slice() {
-        [m] if m.is_capture() => Some(*m),
-        _ => None,
-    }
+/// Whether one of `quiets`, the quiet moves of the side to move in
+/// `after`, is a forcing sacrifice whose exchange pays back `given` as
+/// well as its own.
+fn second_sacrifice_pays(after: &Position, quiets: &MoveList, given: u32) -> bool {
+    // The cheap test first: most quiet moves leave the opponent nothing to
+    // capture, and those need no move list.
+    quiets.iter().any(|m| {
+        let next = after.play_unhashed(m);
+        movegen::has_capture(&next) && exchange_pays(&next, false, false, given)
+    })
 }
 
 #[cfg(test)]

@@ -1187,3 +1187,30 @@ fn eval_file_loads_a_set_and_a_bad_file_changes_nothing() {
     assert_eq!(search_score(&mut e), builtin_score);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The lab build (which the tests run) prints the search's counters after
+/// a search when `debug on` is set, and only then; their node count is
+/// the search's.
+#[test]
+fn debug_on_prints_the_search_counters() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string stats")),
+        "{lines:?}"
+    );
+    e.send("debug on");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    let (_, nodes) = last_depth_and_nodes(&lines);
+    let stats = lines
+        .iter()
+        .find(|l| l.starts_with("info string stats "))
+        .unwrap_or_else(|| panic!("no counters: {lines:?}"));
+    assert!(
+        stats.starts_with(&format!("info string stats nodes {nodes} lmr_researches ")),
+        "{stats}"
+    );
+}

@@ -468,6 +468,8 @@ impl Session {
             hash_mb: self.searcher_hash_mb,
             faults: Arc::clone(&self.faults),
             policy: self.policy.clone(),
+            #[cfg(feature = "lab")]
+            debug: self.debug,
         };
         job.control.reset(job.limits.ponder);
         self.out.set_searching(true);
@@ -564,6 +566,10 @@ struct SearchJob {
     hash_mb: usize,
     faults: Arc<AtomicU64>,
     policy: FaultPolicy,
+    /// Lab: `debug on` was given, so the search's counters are printed
+    /// after it (`SearchStats`).
+    #[cfg(feature = "lab")]
+    debug: bool,
 }
 
 impl SearchJob {
@@ -640,6 +646,12 @@ impl SearchJob {
             .filter(|i| !failed && reported.get() != Some((i.depth, i.nodes)));
         if let Some(line) = last.and_then(|i| reporter.info(&root, i)) {
             out.line(&line);
+        }
+        #[cfg(feature = "lab")]
+        if self.debug && !failed {
+            if let Some(line) = reporter.remark(&format!("stats {}", outcome.stats)) {
+                out.line(&line);
+            }
         }
         out.finish(&reporter.best(&root, &outcome));
         searcher

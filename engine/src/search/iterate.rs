@@ -132,6 +132,8 @@ impl<'a> Worker<'a> {
             best,
             depth: completed,
             nodes: self.nodes,
+            #[cfg(feature = "lab")]
+            stats: self.stats.with_nodes(self.nodes),
         }
     }
 
@@ -295,6 +297,10 @@ impl<'a> Worker<'a> {
         }
         let mut v = -self.search(child, -alpha - 1, -alpha, depth - 1, 1, false);
         if v > alpha && v < beta && !self.stopped {
+            #[cfg(feature = "lab")]
+            {
+                self.stats.pvs_researches += 1;
+            }
             v = -self.search(child, -beta, -alpha, depth - 1, 1, true);
         }
         v

@@ -59,7 +59,7 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
 #[cfg(feature = "lab")]
-pub use lab::{sparring, Style, UnknownStyle};
+pub use lab::{sparring, stats::SearchStats, Style, UnknownStyle};
 pub use params::Tuning;
 #[cfg(feature = "lab")]
 pub use params::{LabSwitches, TuningError};
@@ -120,6 +120,9 @@ pub struct SearchOutcome {
     /// the table's use, the database hits), for the final `info` line.
     /// `None` when no iteration completed.
     pub last: Option<SearchInfo>,
+    /// Lab: what the node search counted, all threads.
+    #[cfg(feature = "lab")]
+    pub stats: SearchStats,
 }
 
 /// The protocol's options that shape a search (set between searches).
@@ -484,6 +487,11 @@ impl Searcher {
             nodes,
             thread_nodes: results.iter().map(|r| r.nodes).collect(),
             last,
+            #[cfg(feature = "lab")]
+            stats: results.iter().fold(SearchStats::default(), |mut sum, r| {
+                sum.add(&r.stats);
+                sum
+            }),
         }
     }
 

@@ -291,7 +291,13 @@ impl<'a> Worker<'a> {
             // Step 11. Search the move.
             self.path.push(pos, &mv, &child, node.ply);
             let r = if sacrifice { 0 } else { reduction };
+            #[cfg(feature = "lab")]
+            let exempt_from = sacrifice.then(|| self.stats.enter_exempt(self.nodes));
             let v = self.search_move(&child, i, alpha, beta, node, r);
+            #[cfg(feature = "lab")]
+            if let Some(start) = exempt_from {
+                self.stats.leave_exempt(start, self.nodes);
+            }
             self.path.pop();
             if self.stopped {
                 return None;
@@ -307,6 +313,11 @@ impl<'a> Worker<'a> {
                         self.update_pv(node.ply, mv);
                     }
                     if v >= beta {
+                        #[cfg(feature = "lab")]
+                        {
+                            self.stats.fail_highs += 1;
+                            self.stats.first_move_fail_highs += (i == 0) as u64;
+                        }
                         if !node.capture {
                             self.killers.store(node.ply, mv);
                             self.history.reward_cutoff(pos, &mv, &quiets, node.depth);
@@ -367,9 +378,17 @@ impl<'a> Worker<'a> {
         }
         let mut v = -self.search(child, -alpha - 1, -alpha, depth - r, ply, false);
         if v > alpha && r > 0 && !self.stopped {
+            #[cfg(feature = "lab")]
+            {
+                self.stats.lmr_researches += 1;
+            }
             v = -self.search(child, -alpha - 1, -alpha, depth, ply, false);
         }
         if v > alpha && v < beta && node.pv_node && !self.stopped {
+            #[cfg(feature = "lab")]
+            {
+                self.stats.pvs_researches += 1;
+            }
             v = -self.search(child, -beta, -alpha, depth, ply, true);
         }
         v

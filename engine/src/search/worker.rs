@@ -72,6 +72,9 @@ pub(super) struct WorkerResult {
     pub best: Option<RootMove>,
     pub depth: u32,
     pub nodes: u64,
+    /// Lab: what the node search counted.
+    #[cfg(feature = "lab")]
+    pub stats: super::SearchStats,
 }
 
 /// One search thread (id 0 is the main thread: it keeps time and reports).
@@ -95,6 +98,9 @@ pub(super) struct Worker<'a> {
     /// Lab: extended plies on the line from the root to each ply.
     #[cfg(feature = "lab")]
     pub(super) extended: [u8; MAX_PLY + 2],
+    /// Lab: the node search's counters.
+    #[cfg(feature = "lab")]
+    pub(super) stats: super::SearchStats,
     pub(super) lmr: LmrTable,
     pub(super) root_moves: Vec<RootMove>,
     /// Main thread only: still on the opponent's time, and where our own
@@ -122,6 +128,8 @@ impl<'a> Worker<'a> {
             full_width: false,
             #[cfg(feature = "lab")]
             extended: [0; MAX_PLY + 2],
+            #[cfg(feature = "lab")]
+            stats: super::SearchStats::default(),
             lmr: LmrTable::new(sh.tuning.lmr_divisor),
             root_moves: sh
                 .root_moves

@@ -10,10 +10,13 @@
 //! - `baseline.rs`: plain fixed-depth alpha-beta on material (`Baseline`),
 //!   the floor the whole search is measured against;
 //! - `switches.rs`: the node search's switches that are off by default
-//!   (`Tuning::lab`, set by name with `--set NAME=VALUE`).
+//!   (`Tuning::lab`, set by name with `--set NAME=VALUE`);
+//! - `stats.rs`: counters of the node search (re-searches, cut-offs, the
+//!   nodes of exempt sacrifices), for measurements.
 
 mod baseline;
 pub mod sparring;
+pub mod stats;
 mod switches;
 #[cfg(test)]
 mod tests;

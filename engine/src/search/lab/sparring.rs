@@ -139,6 +139,8 @@ pub fn search(
         // Its iterations' lines are the report: the sparring opponent
         // adds no final one.
         last: None,
+        // Another search: it has none of the counted steps.
+        stats: crate::search::SearchStats::default(),
     }
 }
 

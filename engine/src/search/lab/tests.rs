@@ -202,3 +202,43 @@ fn styles_by_name() {
         "unknown style \"wild\" (expected normal or sparring)"
     );
 }
+
+#[test]
+fn the_counters_count_what_the_switches_change() {
+    // The bench's Armenian opening position to depth 9 with each
+    // sacrifice setting: the counters sum the threads' nodes, count
+    // exempt sacrifices only when some are exempt (none with 0; with 2
+    // every forcing sacrifice is, so at least as many as with 3), and the
+    // first-move cut-offs are some of the cut-offs.
+    let g = Game::new(Position::startpos(Rules::ARMENIAN));
+    let limits = SearchLimits {
+        depth: Some(9),
+        ..SearchLimits::default()
+    };
+    let mut exempt = Vec::new();
+    for setting in ["0", "2", "3"] {
+        let mut s = Searcher::new(16);
+        s.tuning_mut().set("sacrifice_exempt", setting).unwrap();
+        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+        let st = out.stats;
+        assert_eq!(st.nodes, out.nodes, "{setting}");
+        assert!(st.fail_highs > 0 && st.first_move_fail_highs <= st.fail_highs);
+        assert!(
+            st.first_move_fail_highs > st.fail_highs / 2,
+            "{setting}: {st}"
+        );
+        assert!(
+            st.lmr_researches > 0 && st.pvs_researches > 0,
+            "{setting}: {st}"
+        );
+        assert!(st.exempt_nodes < st.nodes, "{setting}: {st}");
+        assert_eq!(
+            st.exempt_moves == 0,
+            st.exempt_nodes == 0,
+            "{setting}: {st}"
+        );
+        exempt.push(st.exempt_moves);
+    }
+    assert_eq!(exempt[0], 0, "{exempt:?}");
+    assert!(exempt[2] > 0 && exempt[1] >= exempt[2], "{exempt:?}");
+}

@@ -8,7 +8,9 @@ docs/results.md.
     tools/depth_nodes.py ENGINE VARIANT DEPTH [ENGINE_ARG...]
     tools/depth_nodes.py target/lab/release/tama armenian 14 uci --set sacrifice_exempt=0
 
-Prints one line per position (nodes, seconds) and the totals. Depth means
+Prints one line per position (nodes, seconds) and the totals. A lab build
+also prints the search's counters (`info string stats`, asked for with
+`debug on`), and their sums. Depth means
 more or less as the search changes: the proof of a search change is a
 timed match, this table only says where the nodes go.
 """
@@ -33,6 +35,7 @@ def positions(variant):
 def search(engine, args, variant, depth, fen, moves):
     e = UciEngine([engine] + args, variant)
     send, until = e.send, e.until
+    send("debug on")
     send("isready")
     until("readyok")
     where = "startpos" if fen is None else f"fen {fen}"
@@ -43,14 +46,18 @@ def search(engine, args, variant, depth, fen, moves):
     seconds = time.monotonic() - start
     e.quit()
     nodes = None
+    stats = {}
     for line in lines:
+        if line.startswith("info string stats "):
+            w = line.split()[3:]
+            stats = {k: float(v) for k, v in zip(w[::2], w[1::2]) if not k.endswith("_pct")}
         w = line.split()
         if w[:1] == ["info"] and "nodes" in w and "depth" in w:
             if int(w[w.index("depth") + 1]) == depth:
                 nodes = int(w[w.index("nodes") + 1])
     if nodes is None:
         sys.exit(f"depth {depth} not reached: {lines[-3:]}")
-    return nodes, seconds
+    return nodes, seconds, stats
 
 
 def main():
@@ -58,13 +65,21 @@ def main():
         sys.exit(__doc__)
     engine, variant, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
     args = sys.argv[4:]
-    total_nodes, total_seconds = 0, 0.0
+    total_nodes, total_seconds, total_stats = 0, 0.0, {}
     for i, (fen, moves) in enumerate(positions(variant)):
-        nodes, seconds = search(engine, args, variant, depth, fen, moves)
+        nodes, seconds, stats = search(engine, args, variant, depth, fen, moves)
         total_nodes += nodes
         total_seconds += seconds
+        for k, v in stats.items():
+            total_stats[k] = total_stats.get(k, 0) + v
         print(f"{i} nodes {nodes} seconds {seconds:.2f}", flush=True)
     print(f"total nodes {total_nodes} seconds {total_seconds:.2f}")
+    if total_stats:
+        # The counts cover the whole search (every iteration), as its nodes do.
+        t = total_stats
+        print("stats " + " ".join(f"{k} {int(v)}" for k, v in t.items()))
+        print(f"first-move cut-offs {100 * t['first_move_fail_highs'] / max(t['fail_highs'], 1):.1f}%"
+              f", nodes below exempt sacrifices {100 * t['exempt_nodes'] / max(t['nodes'], 1):.1f}%")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,604 @@
+#!/usr/bin/env python3
+"""Runs the shell commands of README.md and docs/*.md as written, once each,
+and says which ran to the end (docs/testing.md, "The documentation's
+commands").
+
+    tools/doc_commands.py [--tama PATH] [--tama-lab PATH] [--bin NAME=PATH]...
+                          [--timeout S] [--cargo-timeout S] [--file README.md]... [--list]
+                          [--keep]
+
+The commands are the lines of ```sh, ```bash and ```console blocks (in a
+console block only the `$ ` lines) and of 4-space indented blocks that
+start with a command word (COMMAND_WORDS), with their continuations (a
+trailing backslash, an open quote, loop or pipe); the other lines of a
+block are output or comments. The protocol lines that follow `tama uci` in
+a block are its standard input.
+
+Each file's commands run in order in one scratch directory, under bash,
+with `tama` on PATH (a copy of --tama), target/release/tama and
+target/lab/release/tama linking to the binaries, and the repository's
+data/, engine/, tools/ and tests/ linked in, so that paths written from a
+checkout work; cargo commands run in the repository itself. Placeholders
+the docs use (D for a tables directory, FEN, V, ...) are filled from
+PLACEHOLDERS, and every substitution is printed beside the command.
+
+Each command ends as one of:
+  ok        exit status 0
+  started   still running at the timeout and killed: its arguments were
+            accepted, it was not run to the end (not a pass)
+  failed    non-zero exit status (the command, file:line, stderr), or
+            killed at the timeout with an error on its stderr (a match
+            whose engine cannot start plays on, forfeit after forfeit)
+  checked   a usage synopsis (`[--flag]`, `a|b`): not run; every flag it
+            names was found in the command's --help
+  skipped   not run, with the reason (a program or binary that is not
+            there, a placeholder with no sensible value, an input that an
+            earlier command did not finish making)
+The exit status is 1 if any command failed.
+"""
+import argparse
+import fnmatch
+import glob
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+REPO = os.path.dirname(HERE)
+
+# The first word of a line that is a command (after any NAME=VALUE
+# prefixes; `$T`, a variable holding a binary, counts); a line that is
+# only assignments is a command too.
+COMMAND_WORDS = {
+    "tama", "cargo", "nice", "parallel", "python3", "git", "/usr/bin/time", "sbatch",
+    "mkdir", "cat", "grep", "seq", "for", "while", "printf", "cd", "(cd", "valgrind",
+    "exec", "rustup",
+}
+COMMAND_PREFIXES = ("tools/", "tests/", "./", "$")
+
+# Placeholders and the values they are given: (pattern, replacement, why).
+# {egtb} is a directory of 3-piece tables of both variants (made once per
+# scratch directory by SETUP["egtb"]), {bin} the directory of the engine
+# links, {tama} the binary under test.
+PLACEHOLDERS = [
+    (r"--dir D\b", "--dir {egtb}", "D: the 3-piece tables of both variants"),
+    (r"--dir D4\b", "--dir {egtb}", "D4: the 3-piece tables of both variants"),
+    (r"EGTBPath=D\b", "EGTBPath={egtb}", "D: the 3-piece tables"),
+    (r"EGTBPath value D\b", "EGTBPath value {egtb}", "D: the 3-piece tables"),
+    (r"TAMA_EGTB_DIR=D\b", "TAMA_EGTB_DIR={egtb}", "D: the 3-piece tables"),
+    (r"/work/egtb/armenian\b", "{egtb}", "the 4-piece Armenian tables: the 3-piece ones"),
+    (r"EGTB_ARMENIAN=D4A\b", "EGTB_ARMENIAN={egtb}", "D4A: the 3-piece tables"),
+    (r"EGTB_TURKISH=D4T\b", "EGTB_TURKISH={egtb}", "D4T: the 3-piece tables"),
+    (r"--out DZ\b", "--out egtbz", "DZ: a new directory"),
+    (r"/shared/egtb\b", "shared-egtb", "/shared/egtb: a new directory"),
+    (r"--variant V\b", "--variant armenian", "V: armenian"),
+    (r"value V$", "value armenian", "V: armenian"),
+    (r"(--fen|position fen) FEN\b", r"\1 W:Wd4:Bd5,a7", "FEN: a 3-piece position"),
+    (r"go depth N$", "go depth 12", "N: 12"),
+    (r"--pieces N\b", "--pieces 3", "N: 3"),
+    (r"--file FILE\b", "--file engine/data/shots.txt", "FILE: the built-in suite"),
+    (r"option\.EvalFile=new\.tew\b", "option.EvalFile=data/weights/armenian-gen1.tew",
+     "new.tew: a weights file of the repository"),
+    (r"cmd=NEW\b", "cmd=tama", "NEW: the binary under test"),
+    (r"cmd=OLD\b", "cmd=tama", "OLD: the binary under test"),
+    (r"cmd=\./a\b", "cmd=tama", "./a: the binary under test"),
+    (r"cmd=\./b\b", "cmd=tama", "./b: the binary under test"),
+    (r"cmd=\./old-tama\b", "cmd=tama", "./old-tama: the binary under test"),
+    (r"\$HOME/bin/tama-(new|old)\b", "{bin}/tama", "tama-new, tama-old: the binary under test"),
+    (r"cmd=bin/tama-(new|old)\b", "cmd={bin}/tama", "tama-new, tama-old: the binary under test"),
+    (r"cmd=tama-(new|old)\b", "cmd=tama", "tama-new, tama-old: the binary under test"),
+    (r'"\$1"', "0", "$1 (the level): 0"),
+]
+
+# Environment of every command: the docs' shell variables for the binaries
+# (T, L; O and R when --bin gives them) and what a job system would set.
+ENV = {"SLURM_ARRAY_TASK_ID": "1", "SLURM_CPUS_PER_TASK": "1"}
+
+# Commands that need something this machine may not have: (pattern, what
+# it needs, the test). The lab binary and the releases are checked apart.
+NEEDS = [
+    (r"\bsbatch\b", "sbatch (Slurm)", lambda: shutil.which("sbatch")),
+    (r"\bparallel\b.*(--sshlogin|-S 1/node)", "the machines named in --sshlogin/-S",
+     lambda: False),
+    (r"\bcargo \+nightly fuzz\b", "cargo-fuzz", lambda: shutil.which("cargo-fuzz")),
+    (r"\bvalgrind\b", "valgrind", lambda: shutil.which("valgrind")),
+    (r"\bparallel\b", "GNU parallel", lambda: shutil.which("parallel")),
+    (r"--job (KvKKKK|KMvKKM)\b", "the 4-piece tables as its inputs in D (minutes to build)",
+     lambda: False),
+    (r"\.\./tama-0\.1\.0\b", "the worktree ../tama-0.1.0 (git worktree add, above)",
+     lambda: os.path.isdir(os.path.join(REPO, "..", "tama-0.1.0"))),
+    (r"tools/doc_commands\.py(?!.*--list)", "itself: this is the script", lambda: False),
+    (r"\bgit worktree add\b", "permission to add a git worktree beside the repository "
+     "(the script leaves the repository alone)", lambda: False),
+]
+
+# Binaries the docs name that only --bin can provide: (pattern, --bin name).
+RELEASES = [
+    (r"\$O\b|\bO=", "tama-0.1.0"),
+    (r"\$R\b|\btama-0\.2\.0\b", "tama-0.2.0"),
+]
+
+# Files a command writes, so that a later command reading one is skipped
+# when the writer did not finish.
+OUTPUT_FLAGS = ("--out", "-results", "-pdnout", "OUT=")
+
+# Inputs remade small when the command that writes them ran past the
+# timeout: (file pattern, command making it, why).
+FALLBACK_INPUTS = [
+    (r"[\w.-]+\.(bin|data)",
+     "rm -f {name} && tama datagen --variant {variant} --nodes 200 --games 40 --threads 1 "
+     "--out {name}", "training data: 40 games at 200 nodes"),
+]
+
+# Inputs a command reads that the docs make elsewhere (by hand, or by a
+# run far longer than the timeout): (pattern of the command, commands
+# making them small, what they stand for). Run before the command, in its
+# scratch directory; every one is named in the report.
+SHARD = ("tama datagen --variant armenian --nodes 300 --games 8 --threads 1 --seed 5 "
+         "--shard {k}/8 --out s{k}.data")
+MATCH = ("tama match -engine cmd=tama name=a depth=1 -engine cmd=tama name=b depth=2 "
+         "-openings builtin start={start} -rounds 2 -repeat -quiet -results {out}")
+INPUTS = [
+    (r"--merge s1\.data|--merge \$\(seq -f 's%g\.data'",
+     ["rm -f armenian-s5.data s?.data"] + [SHARD.format(k=k) for k in range(1, 9)],
+     "s1.data ... s8.data: the 8 shards of a run of 8 games at 300 nodes"),
+    (r"--merge a\.json b\.json",
+     [MATCH.format(start=1, out="a.json"), MATCH.format(start=3, out="b.json")],
+     "a.json, b.json: two matches of 4 games at depths 1 and 2"),
+    (r"--merge out/shard-\*\.json",
+     ["mkdir -p out", "rm -f out/shard-*"] + [MATCH.format(start=1, out="out/shard-%d.json" % k)
+                         + " -shard %d/2" % k for k in (1, 2)],
+     "out/shard-*.json: the 2 shards of a match of 4 games at depths 1 and 2"),
+]
+
+SETUP = {
+    "egtb": ["tama egtb build --pieces 3 --dir {egtb}",
+             "tama egtb build --variant turkish --pieces 3 --dir {egtb}"],
+}
+
+LINKED_FROM_REPO = ("data", "engine", "tools", "tests")
+
+
+# A line that only sets a shell variable (its value may be a $(...)).
+ASSIGNMENT = re.compile(r"""[A-Za-z_]\w*=(?:\$\((?:[^()]|\([^()]*\))*\)|"[^"]*"|'[^']*'|[^\s#])*"""
+                        r"\s*(?:#.*)?")
+
+
+class Command:
+    def __init__(self, path, line, text, stdin):
+        self.path, self.line, self.text, self.stdin = path, line, text, stdin
+
+    def where(self):
+        return f"{self.path}:{self.line}"
+
+
+def is_command_line(line):
+    s = line.strip()
+    if not s or s.startswith("#"):
+        return False
+    m = re.match(r"^((?:[A-Za-z_][A-Za-z0-9_]*=(?:\$\([^)]*\)|\S*)\s*)*)(\S*)", s)
+    assignments, word = m.group(1), m.group(2)
+    if assignments and not word:
+        return True
+    return word in COMMAND_WORDS or word.startswith(COMMAND_PREFIXES)
+
+
+def incomplete(text):
+    """True when bash would ask for more lines (open quote, loop, pipe)."""
+    if text.rstrip().endswith("\\"):
+        return True
+    r = subprocess.run(["bash", "-n", "-c", text], capture_output=True, text=True)
+    return "unexpected end of file" in r.stderr
+
+
+def blocks(path):
+    """(first line number, lines, console?) of each command block."""
+    lines = open(path).read().split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        fence = re.match(r"^( {0,3})```\s*(\w*)", lines[i])
+        if fence:
+            indent, lang = len(fence.group(1)), fence.group(2)
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith("```"):
+                j += 1
+            if lang in ("sh", "bash", "console", "shell"):
+                out.append((i + 2, [x[indent:] for x in lines[i + 1:j]], lang == "console"))
+            i = j + 1
+            continue
+        prev_blank = i == 0 or not lines[i - 1].strip()
+        if prev_blank and lines[i].startswith("    ") and lines[i].strip():
+            j = i
+            while j < len(lines) and (lines[j].startswith("    ") or not lines[j].strip()):
+                j += 1
+            out.append((i + 1, [x[4:] for x in lines[i:j]], False))
+            i = j
+            continue
+        i += 1
+    return out
+
+
+def extract(path):
+    rel = os.path.relpath(path, REPO)
+    commands = []
+    for first, lines, console in blocks(path):
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if console:
+                if not line.startswith("$ "):
+                    i += 1
+                    continue
+                line = line[2:]
+            if not is_command_line(line):
+                i += 1
+                continue
+            start, text = i, line
+            while incomplete(text) and i + 1 < len(lines):
+                i += 1
+                text += "\n" + lines[i]
+            i += 1
+            stdin = []
+            if re.search(r"\btama (uci|hub)\s*$", text):
+                while i < len(lines) and lines[i].strip() and not is_command_line(lines[i]):
+                    stdin.append(lines[i].strip())
+                    i += 1
+            commands.append(Command(rel, first + start, text, stdin))
+    return commands
+
+
+def words(text):
+    """The shell words of `text` without its comments (None if it does not split)."""
+    try:
+        return shlex.split(text, comments=True)
+    except ValueError:
+        return None
+
+
+def is_synopsis(text):
+    w = words(text)
+    if w is None:
+        return False
+    bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", re.sub(r"#.*", "", text))
+    return (any(x.startswith("[") or re.fullmatch(r"[A-Z][A-Z0-9_]*(\.\.\.)?", x) for x in w)
+            or re.search(r"\w\|[\w-]", bare) is not None
+            or re.search(r"\|\s*--", bare) is not None)
+
+
+def check_synopsis(cmd, tama, lab):
+    """Every --flag of a `tama ...` synopsis in the command's --help (a lab-only
+    flag in the lab binary's, when the line says lab). Returns (status, detail)."""
+    w = words(cmd.text)
+    if not w or w[0] != "tama":
+        return "skipped", "a usage synopsis of another program: not run"
+    path = []
+    for x in w[1:]:
+        if x.startswith("[") and "|" in x and not path:
+            path.append(x.strip("[]"))
+            break
+        if x.startswith("-") or x.startswith("[") or x.isupper():
+            break
+        path.append(x)
+    alternatives = [[]]
+    if path and "|" in path[-1]:
+        alternatives = [[a] for a in path[-1].split("|")]
+        path = path[:-1]
+
+    def help_of(binary):
+        text = ""
+        for alt in alternatives:
+            r = subprocess.run([binary] + path + alt + ["--help"], capture_output=True,
+                               text=True, timeout=20)
+            text += r.stdout + r.stderr
+        return text
+
+    main_help = help_of(tama)
+    lab_help = help_of(lab) if lab else ""
+    flags = set()
+    for x in w[1:]:
+        for part in x.strip("[]").split("|"):
+            m = re.match(r"^(--?[a-z][\w-]*)", part)
+            if m:
+                flags.add(m.group(1))
+    missing, lab_only = [], []
+    for f in sorted(flags):
+        if re.search(re.escape(f) + r"\b", main_help):
+            continue
+        if "lab" in cmd.text and re.search(re.escape(f) + r"\b", lab_help):
+            lab_only.append(f)
+            continue
+        missing.append(f)
+    name = " ".join(["tama"] + path + (["|".join(a[0] for a in alternatives)]
+                                       if alternatives != [[]] else []))
+    if missing:
+        return "failed", f"not in `{name} --help`: {' '.join(missing)}"
+    extra = f" ({' '.join(lab_only)} in the lab binary's)" if lab_only else ""
+    return "checked", f"{len(flags)} flags found in `{name} --help`{extra}"
+
+
+class Runner:
+    def __init__(self, args):
+        self.args = args
+        self.root = tempfile.mkdtemp(prefix="doc-commands-")
+        # Copied before the first command: the docs' `cargo test` rebuilds
+        # target/release/tama with the lab feature.
+        given = dict(b.split("=", 1) for b in args.bin)
+        given["tama"] = args.tama
+        if args.tama_lab:
+            given["tama-lab"] = args.tama_lab
+        os.makedirs(os.path.join(self.root, "binaries"))
+        for name, path in given.items():
+            shutil.copy(path, os.path.join(self.root, "binaries", name))
+        self.bins = {n: os.path.join(self.root, "binaries", n) for n in given
+                     if n not in ("tama", "tama-lab")}
+        self.tama = os.path.join(self.root, "binaries", "tama")
+        self.lab = os.path.join(self.root, "binaries", "tama-lab") if args.tama_lab else None
+
+    def scratch(self, name):
+        d = os.path.join(self.root, re.sub(r"\W", "_", name))
+        os.makedirs(os.path.join(d, "bin"))
+        os.makedirs(os.path.join(d, "target", "release"))
+        os.symlink(self.tama, os.path.join(d, "bin", "tama"))
+        os.symlink(os.path.join(d, "bin", "tama"), os.path.join(d, "target", "release", "tama"))
+        if self.lab:
+            os.makedirs(os.path.join(d, "target", "lab", "release"))
+            os.symlink(self.lab, os.path.join(d, "bin", "tama-lab"))
+            os.symlink(os.path.join(d, "bin", "tama-lab"),
+                       os.path.join(d, "target", "lab", "release", "tama"))
+        for name_, path in self.bins.items():
+            os.symlink(path, os.path.join(d, "bin", name_))
+        # `tama gui` opens the board with xdg-open; here it only says so.
+        opener = os.path.join(d, "bin", "xdg-open")
+        with open(opener, "w") as f:
+            f.write('#!/bin/sh\necho "xdg-open $*"\n')
+        os.chmod(opener, 0o755)
+        for x in LINKED_FROM_REPO:
+            os.symlink(os.path.join(REPO, x), os.path.join(d, x))
+        return d
+
+    def env(self, d):
+        env = dict(os.environ)
+        env.update(ENV)
+        env["PATH"] = os.path.join(d, "bin") + os.pathsep + env["PATH"]
+        env["T"] = os.path.join(d, "bin", "tama")
+        if self.lab:
+            env["L"] = os.path.join(d, "bin", "tama-lab")
+        if "tama-0.1.0" in self.bins:
+            env["O"] = os.path.join(d, "bin", "tama-0.1.0")
+        if "tama-0.2.0" in self.bins:
+            env["R"] = os.path.join(d, "bin", "tama-0.2.0")
+        return env
+
+    def run(self, text, cwd, env, stdin=None, timeout=None):
+        """(status, exit code, seconds, stderr) of `text` under bash."""
+        start = time.monotonic()
+        p = subprocess.Popen(["bash", "-c", text], cwd=cwd, env=env, text=True,
+                             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        try:
+            _, err = p.communicate(stdin, timeout=timeout or self.args.timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            _, err = p.communicate()
+            return "started", None, time.monotonic() - start, err
+        status = "ok" if p.returncode == 0 else "failed"
+        return status, p.returncode, time.monotonic() - start, err
+
+
+# Lines on the stderr of a command killed at the timeout that say it was
+# not working: a match whose engine does not start plays on, forfeit
+# after forfeit.
+BROKEN = re.compile(r"^error:|engine failed to start|engine crashed", re.M)
+
+
+def substitute(text, values):
+    notes = []
+    for pattern, repl, why in PLACEHOLDERS:
+        new = re.sub(pattern, repl.format(**values), text, flags=re.M)
+        if new != text:
+            notes.append(why)
+            text = new
+    return text, notes
+
+
+def outputs(text):
+    """The files `text` writes, as glob patterns (`{}` and variables: `*`)."""
+    w = words(text) or []
+    out = []
+    for i, x in enumerate(w):
+        if x in OUTPUT_FLAGS[:3] and i + 1 < len(w):
+            out.append(w[i + 1])
+        elif x.startswith("OUT="):
+            out.append(x[4:] + "/")
+    return [re.sub(r"\{\}|\$\{?\w+\}?", "*", x) for x in out]
+
+
+def run_file(runner, commands, counts, report):
+    d = None
+    assignments = []
+    unfinished = {}  # a file an earlier command should have made -> where
+    setup_done = set()
+    standins = set()  # files the script made in place of the docs' own
+    for cmd in commands:
+        def result(status, detail="", shown=None):
+            counts[status] += 1
+            report.append((status, cmd, detail))
+            print(f"{status:8} {cmd.where()}: {one_line(shown or cmd.text)}")
+            if detail:
+                for line in detail.rstrip().split("\n"):
+                    print(f"           {line}")
+            sys.stdout.flush()
+
+        text = cmd.text
+        reason = None
+        for pattern, what, present in NEEDS:
+            if re.search(pattern, text) and not present():
+                reason = f"needs {what}"
+                break
+        for pattern, name in RELEASES:
+            if reason is None and re.search(pattern, text) and name not in runner.bins:
+                reason = f"needs {name} (--bin {name}=PATH)"
+        if reason is None and re.search(r"\$L\b|\bL=|--features lab", text) and not runner.lab \
+                and "cargo" not in text:
+            reason = "needs the lab binary (--tama-lab PATH)"
+        if reason:
+            for f in outputs(text):
+                unfinished[f] = f"{cmd.where()} (skipped)"
+            result("skipped", reason)
+            continue
+        if d is None:
+            d = runner.scratch(cmd.path)
+        env = runner.env(d)
+        values = {"egtb": os.path.join(d, "egtb3"), "bin": os.path.join(d, "bin"),
+                  "tama": env["T"]}
+        text, notes = substitute(text, values)
+        if is_synopsis(text):
+            status, detail = check_synopsis(cmd, runner.tama, runner.lab)
+            result(status, detail)
+            continue
+        stdin = [substitute(x, values)[0] for x in cmd.stdin]
+        if values["egtb"] in text + " ".join(stdin):
+            if "egtb" not in setup_done:
+                for s in SETUP["egtb"]:
+                    status, code, _, err = runner.run(s.format(**values), d, env, timeout=600)
+                    if status != "ok":
+                        sys.exit(f"setup failed: {s}: {err}")
+                setup_done.add("egtb")
+        own = outputs(text)
+        # What an earlier command left and this one writes (a stand-in, or
+        # what a killed run left) would be added to or refused: removed.
+        for pattern in own:
+            for f in glob.glob(os.path.join(d, pattern)):
+                rel = os.path.relpath(f, d)
+                if os.path.isfile(f) and (rel in standins
+                                          or any(fnmatch.fnmatch(rel, u) for u in unfinished)):
+                    os.remove(f)
+        given = False
+        for pattern, makers, why in INPUTS:
+            if re.search(pattern, text):
+                for m in makers:
+                    status, _, _, err = runner.run(m, d, env, timeout=600)
+                    if status != "ok":
+                        sys.exit(f"making the inputs of {cmd.where()} failed: {m}: {err}")
+                standins.update(f for m in makers for f in outputs(m))
+                notes.append(why)
+                given = True
+        waiting = [] if given else [
+            f for f in unfinished
+            if re.search(r"(^|[\s=/])" + re.escape(f), text)
+            and not any(fnmatch.fnmatch(f, o) for o in own)]
+        skip = None
+        for f in waiting:
+            made = False
+            for pattern, maker, why in FALLBACK_INPUTS:
+                if re.fullmatch(pattern, f):
+                    variant = "turkish" if "turkish" in f else "armenian"
+                    status, _, _, err = runner.run(maker.format(variant=variant, name=f), d, env,
+                                                   timeout=600)
+                    if status != "ok":
+                        sys.exit(f"making {f} failed: {err}")
+                    notes.append(f"{f}: {why} (its command, {unfinished[f]}, did not finish)")
+                    standins.add(f)
+                    made = True
+            if not made:
+                skip = f"reads {f}, which {unfinished[f]} did not finish making"
+        if skip:
+            result("skipped", skip)
+            continue
+        cargo = re.match(r"^(?:[A-Z_]+=\S*\s+)*(cargo|cd fuzz)", text) is not None
+        cwd = REPO if cargo else d
+        prelude = "\n".join(assignments)
+        full = (prelude + "\n" if prelude else "") + text
+        status, code, seconds, err = runner.run(
+            full, cwd, env, "\n".join(stdin) + "\n" if stdin else None,
+            timeout=runner.args.cargo_timeout if cargo else None)
+        detail = []
+        for f in outputs(text):
+            if status == "ok":
+                unfinished.pop(f, None)
+            else:
+                unfinished[f] = f"{cmd.where()} ({status})"
+        last = text.split("&&")[-1].strip()
+        if status == "ok" and ASSIGNMENT.fullmatch(last):
+            # Kept for the file's later commands, as a shell would keep it.
+            assignments.append(last)
+            detail.append("an assignment, kept for the later commands of the file")
+        if notes:
+            detail.append("placeholders: " + "; ".join(notes))
+        if stdin:
+            detail.append("stdin: " + " / ".join(stdin))
+        if cargo:
+            detail.append("run in the repository")
+        broken = BROKEN.search(err) if status == "started" else None
+        if broken:
+            status = "failed"
+            line = err[broken.start():].split("\n")[0]
+            detail.append(f"still running after {seconds:.0f} s, but its stderr says: {line[:300]}")
+        elif status == "started":
+            detail.append(f"still running after {seconds:.0f} s, killed: arguments accepted, "
+                          "not run to the end")
+        elif status == "failed":
+            detail.append(f"exit {code} after {seconds:.1f} s; stderr:")
+            detail += ["  " + x for x in err.strip().split("\n")[:8]]
+        result(status, "\n".join(detail), text)
+
+
+def one_line(text):
+    return re.sub(r"\s*\\\n\s*", " ", text).replace("\n", " ; ")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tama", default=os.path.join(REPO, "target", "release", "tama"))
+    ap.add_argument("--tama-lab", help="a binary built with --features lab")
+    ap.add_argument("--bin", action="append", default=[], metavar="NAME=PATH",
+                    help="another binary the docs name: tama-0.1.0 ($O), tama-0.2.0 ($R)")
+    ap.add_argument("--timeout", type=float, default=20.0, help="seconds a command may run")
+    ap.add_argument("--cargo-timeout", type=float,
+                    help="seconds a cargo command may run (default: --timeout)")
+    ap.add_argument("--file", action="append", help="README.md or docs/x.md (repeatable)")
+    ap.add_argument("--list", action="store_true", help="print the commands, run nothing")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch directories")
+    args = ap.parse_args()
+    args.cargo_timeout = args.cargo_timeout or args.timeout
+
+    files = args.file or ["README.md"] + sorted(
+        os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md")))
+    per_file = [(f, extract(os.path.join(REPO, f))) for f in files]
+    if args.list:
+        for f, commands in per_file:
+            for c in commands:
+                print(f"{c.where()}: {one_line(c.text)}")
+                if c.stdin:
+                    print(f"    stdin: {' / '.join(c.stdin)}")
+        return
+    if not os.path.exists(args.tama):
+        sys.exit(f"no binary at {args.tama} (cargo build --release, or --tama PATH)")
+    runner = Runner(args)
+    counts = {k: 0 for k in ("ok", "started", "failed", "checked", "skipped")}
+    report = []
+    for f, commands in per_file:
+        run_file(runner, commands, counts, report)
+    for status in ("failed", "started", "skipped"):
+        for st, cmd, detail in report:
+            if st == status:
+                why = detail.split("\n")[0] if status == "skipped" else ""
+                print(f"{status}: {cmd.where()} {one_line(cmd.text)[:70]}"
+                      + (f" -- {why}" if why else ""))
+    if not args.keep:
+        shutil.rmtree(runner.root)
+    print(" ".join(f"{k} {v}" for k, v in counts.items()) + f" (of {len(report)}; "
+          f"timeout {args.timeout:g} s, cargo {args.cargo_timeout:g} s"
+          + (f"; scratch {runner.root})" if args.keep else ")"))
+    sys.exit(1 if counts["failed"] else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -73,6 +73,7 @@ PLACEHOLDERS = [
     (r"EGTBPath value D\b", "EGTBPath value {egtb}", "D: the 3-piece tables"),
     (r"TAMA_EGTB_DIR=D\b", "TAMA_EGTB_DIR={egtb}", "D: the 3-piece tables"),
     (r"/work/egtb/armenian\b", "{egtb}", "the 4-piece Armenian tables: the 3-piece ones"),
+    (r"/work/egtb/turkish\b", "{egtb}", "the Turkish tables: the 3-piece ones"),
     (r"EGTB_ARMENIAN=D4A\b", "EGTB_ARMENIAN={egtb}", "D4A: the 3-piece tables"),
     (r"EGTB_TURKISH=D4T\b", "EGTB_TURKISH={egtb}", "D4T: the 3-piece tables"),
     (r"--out DZ\b", "--out egtbz", "DZ: a new directory"),
@@ -263,7 +264,7 @@ def words(text):
 
 def is_synopsis(text):
     w = words(text)
-    if w is None:
+    if w is None or w[:1] in (["for"], ["while"]):
         return False
     bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", re.sub(r"#.*", "", text))
     return (any(x.startswith("[") or re.fullmatch(r"[A-Z][A-Z0-9_]*(\.\.\.)?", x) for x in w)

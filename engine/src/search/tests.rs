@@ -508,7 +508,7 @@ fn bench_signature() {
 }
 
 pub(super) const BENCH_TEST_DEPTH: u32 = 8;
-pub(super) const BENCH_TEST_NODES: u64 = 325_513;
+pub(super) const BENCH_TEST_NODES: u64 = 322_895;
 
 /// The built-in shot suite's proven wins (the oracle scored a win in N
 /// plies) with N at most `max_plies`.

@@ -43,6 +43,13 @@ impl Repetitions {
         self.keys.pop();
     }
 
+    /// Whether the move into `ply` (1 or more) can be undone, so that the
+    /// position may come back.
+    #[inline(always)]
+    pub fn reversible_into(&self, ply: usize) -> bool {
+        ply > 0 && self.rev[ply] > 0
+    }
+
     /// Whether the position at `ply` (the last pushed) occurred before, in
     /// the game or on the search path, with the same side to move.
     #[inline(always)]

@@ -140,18 +140,18 @@ mod tests {
     }
 
     fn search(pos: &Position, tables: Option<Arc<Tablebase>>, nodes: u64) -> SearchOutcome {
+        search_game(&Game::new(*pos), tables, nodes)
+    }
+
+    /// A search of the game's position, which sees the game's repetitions.
+    fn search_game(game: &Game, tables: Option<Arc<Tablebase>>, nodes: u64) -> SearchOutcome {
         let mut s = Searcher::new(16);
         s.set_tablebase(tables);
         let limits = SearchLimits {
             nodes: Some(nodes),
             ..SearchLimits::default()
         };
-        s.search(
-            &Game::new(*pos),
-            &limits,
-            &SearchControl::new(),
-            &mut |_| {},
-        )
+        s.search(game, &limits, &SearchControl::new(), &mut |_| {})
     }
 
     /// The longest 3-piece win (two men against one, 39 plies: 20 moves of
@@ -195,6 +195,49 @@ mod tests {
                 "{signature} {start:?}"
             );
             assert_eq!(played, plies, "{signature} {start:?}");
+        }
+    }
+
+    /// The 3-piece Armenian tables without distances (the 2-piece ones
+    /// keep theirs), built once per test binary run.
+    fn tables_without_distances() -> Arc<Tablebase> {
+        static TABLES: std::sync::OnceLock<Arc<Tablebase>> = std::sync::OnceLock::new();
+        TABLES
+            .get_or_init(|| {
+                let dir = TempDir::new("search-wdl");
+                Arc::new(build_quietly(dir.path(), Rules::ARMENIAN, 3, 2))
+            })
+            .clone()
+    }
+
+    /// With tables that say only who wins, both sides searching with them
+    /// still play the longest wins out to the win. Two kings against one
+    /// have only king moves, all reversible: were the tables' word taken
+    /// one ply below the root, every winning move would score alike and
+    /// the first of the move order would be played, and the two kings go
+    /// back and forth until the position repeats a third time (a draw).
+    /// Searching on after reversible moves, the search takes the lone king
+    /// (or shuts it in) as it would without tables.
+    #[test]
+    fn a_won_position_without_distances_is_won() {
+        let with_distances = tables();
+        let tb = tables_without_distances();
+        for signature in ["KKvK", "KMvK", "MMvM"] {
+            let (start, plies) = longest_win(&with_distances, signature);
+            assert!(tb.probe(&start).unwrap().plies.is_none());
+            let mut game = Game::new(start);
+            let mut played = 0;
+            while game.status() == GameStatus::Ongoing && played < 200 {
+                let out = search_game(&game, Some(Arc::clone(&tb)), 2000);
+                game.play(out.best_move.unwrap());
+                played += 1;
+            }
+            let winner = start.side_to_move();
+            assert_eq!(
+                game.status(),
+                GameStatus::Won(winner),
+                "{signature} {start:?}, {played} plies (the quickest win: {plies})"
+            );
         }
     }
 

@@ -11,6 +11,7 @@ use super::score::{draw_score, INF, MAX_PLY};
 use super::tablebase::{score_of, Probing};
 use super::tt::TranspositionTable;
 use super::{SearchControl, SearchInfo, Tuning};
+use crate::egtb::Wdl;
 use crate::eval::Weights;
 use crate::moves::Move;
 use crate::position::Position;
@@ -155,10 +156,27 @@ impl<'a> Worker<'a> {
 
 impl Worker<'_> {
     /// Step 3b of the node search: the database's score of `pos`, if it
-    /// holds the position (counted in `tbhits`).
+    /// holds the position and the score is taken (counted in `tbhits`).
+    ///
+    /// A win or loss without a distance is not taken after a reversible
+    /// move. It says who wins but not how: were it taken there, every
+    /// reversible line of a won ending would score alike, the search would
+    /// end one ply below the root and play the first winning move of its
+    /// order, blind to the opponent's reply that repeats the position a
+    /// third time (a draw the tables do not see). After a reversible move
+    /// the search goes on as without tables, its evaluation and repetition
+    /// checks choosing, and takes the tables' word after a capture, a
+    /// crowning or a man's step forward: finitely many, each one progress.
+    /// Only a root inside such tables reaches them by a reversible move (a
+    /// larger root enters them by a capture), so deeper roots search as
+    /// before; tables with distances are always taken (the distance
+    /// shrinks with every winning move).
     #[inline]
     pub(super) fn probe_tablebase(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         let value = self.sh.egtb?.probe(pos)?;
+        if value.wdl != Wdl::Draw && value.plies.is_none() && self.path.reversible_into(ply) {
+            return None;
+        }
         self.sh.tbhits.fetch_add(1, Ordering::Relaxed);
         Some(score_of(value, ply, draw_score(self.sh.contempt, ply)))
     }

@@ -23,6 +23,7 @@
 //! colour-flipped image score the same. A lone king against a lone king is
 //! a draw (0) whatever the weights.
 
+pub mod accumulator;
 pub mod file;
 pub mod hand;
 pub mod pattern;
@@ -115,13 +116,28 @@ impl VariantWeights {
     /// in centi-men, with the hand features already computed.
     #[inline(always)]
     pub fn score_white(&self, pos: &Position, f: &hand::Features) -> i32 {
+        self.score_white_with(pos, f, PatternTable::sums)
+    }
+
+    /// `score_white` with the pattern sums of the men (White's, Black's)
+    /// from `sums`, which must give what `PatternTable::sums` gives: the
+    /// search keeps them incrementally (`search::eval_stack`). Asked for
+    /// only with the `patterns` model.
+    #[inline(always)]
+    pub fn score_white_with(
+        &self,
+        pos: &Position,
+        f: &hand::Features,
+        sums: impl FnOnce(&PatternTable, u64, u64) -> pattern::Sums,
+    ) -> i32 {
         match &self.patterns {
             None => hand::rows(&self.hand, f).iter().map(|r| r[0] - r[1]).sum(),
             Some(p) => {
                 // One dot product of the difference: the same sum, exactly
                 // (i64), at half the multiplications.
                 let hand = hand::dot(&self.hand, &f.difference());
-                let patterns = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces);
+                let men = (pos.men(Color::White).0, pos.men(Color::Black).0);
+                let patterns = sums(p, men.0, men.1).blend(f.pieces);
                 ((hand + patterns) / SCALE) as i32
             }
         }
@@ -266,11 +282,22 @@ impl Weights {
 /// (for the search: no capture and no move means the side to move lost).
 #[inline]
 pub fn evaluate_with_mobility(pos: &Position, w: &Weights) -> (i32, u32) {
+    evaluate_with_pattern_sums(pos, w, PatternTable::sums)
+}
+
+/// `evaluate_with_mobility` with the pattern sums from `sums` (as
+/// `VariantWeights::score_white_with`): not asked for a known draw.
+#[inline(always)]
+pub fn evaluate_with_pattern_sums(
+    pos: &Position,
+    w: &Weights,
+    sums: impl FnOnce(&PatternTable, u64, u64) -> pattern::Sums,
+) -> (i32, u32) {
     let f = hand::features(pos);
     if f.known_draw {
         return (0, f.side_to_move_moves);
     }
-    let white = w.get(pos.rules().variant).score_white(pos, &f);
+    let white = w.get(pos.rules().variant).score_white_with(pos, &f, sums);
     let v = match pos.side_to_move() {
         Color::White => white,
         Color::Black => -white,

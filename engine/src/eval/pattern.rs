@@ -22,6 +22,7 @@
 //! expanded table the evaluation reads: one lookup per region, the opening
 //! and endgame weights side by side.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// A region's height in ranks.
@@ -32,7 +33,7 @@ const REGION_SQUARES: usize = REGION_RANKS * REGION_FILES;
 /// 3^8: every square of a region empty, white man or black man.
 pub const CONFIGS: usize = 3usize.pow(REGION_SQUARES as u32);
 /// Where a region's lower-left corner can stand: ranks 0..=6, files 0..=4.
-const CORNER_RANKS: usize = 8 - REGION_RANKS + 1;
+pub(super) const CORNER_RANKS: usize = 8 - REGION_RANKS + 1;
 const CORNER_FILES: usize = 8 - REGION_FILES + 1;
 /// The regions: every placement on the board.
 pub const REGIONS: usize = CORNER_RANKS * CORNER_FILES;
@@ -104,6 +105,26 @@ pub fn for_each_config(white: u64, black: u64, mut visit: impl FnMut(usize, usiz
             }
             visit(band * CORNER_FILES + file, config);
         }
+    }
+}
+
+/// The regions' weights summed, per phase, before the phase blend: what an
+/// incremental evaluation carries from a position to the next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Sums {
+    /// The opening weights' sum.
+    pub opening: i32,
+    /// The endgame weights' sum.
+    pub endgame: i32,
+}
+
+impl Sums {
+    /// The blend by the number of pieces on the board, White's view, in
+    /// 1/(32 * `PHASES`) centi-men.
+    #[inline(always)]
+    pub fn blend(self, pieces: u32) -> i64 {
+        let phase = (pieces as i64).min(PHASES);
+        self.opening as i64 * phase + self.endgame as i64 * (PHASES - phase)
     }
 }
 
@@ -257,6 +278,9 @@ impl PatternParams {
 pub struct PatternTable {
     params: PatternParams,
     table: Box<[[[i16; 2]; CONFIGS]; REGIONS]>,
+    /// Unique to the weights: tables made apart have different ids, a
+    /// clone (the same weights) the same.
+    id: u64,
 }
 
 impl PatternTable {
@@ -276,7 +300,15 @@ impl PatternTable {
                 *entry = if negated { [-o, -e] } else { [o, e] };
             }
         }
-        PatternTable { params, table }
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        PatternTable { params, table, id }
+    }
+
+    /// Which weights these are, for those who keep sums read from them
+    /// (`accumulator`): never 0.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The parameters it was made from.
@@ -287,15 +319,40 @@ impl PatternTable {
     /// The patterns' score, White's view, in 1/(32 * `PHASES`) centi-men.
     #[inline(always)]
     pub fn score(&self, white_men: u64, black_men: u64, pieces: u32) -> i64 {
-        let mut opening = 0i32;
-        let mut endgame = 0i32;
+        self.sums(white_men, black_men).blend(pieces)
+    }
+
+    /// The sums of every region's weights: the whole board read.
+    #[inline(always)]
+    pub fn sums(&self, white_men: u64, black_men: u64) -> Sums {
+        let mut s = Sums::default();
         for_each_config(white_men, black_men, |region, config| {
             let w = self.table[region][config];
-            opening += w[0] as i32;
-            endgame += w[1] as i32;
+            s.opening += w[0] as i32;
+            s.endgame += w[1] as i32;
         });
-        let phase = (pieces as i64).min(PHASES);
-        opening as i64 * phase + endgame as i64 * (PHASES - phase)
+        s
+    }
+
+    /// The sums of one band's regions: the five on ranks `band` and
+    /// `band + 1` (`band` below `CORNER_RANKS`).
+    #[inline(always)]
+    pub fn band_sums(&self, band: usize, white_men: u64, black_men: u64) -> Sums {
+        let window = (1usize << REGION_FILES) - 1;
+        let mask = window | window << 8;
+        let rank = |r: usize| {
+            (((white_men >> (8 * r)) & 0xff) | ((black_men >> (8 * r)) & 0xff) << 8) as usize
+        };
+        let (lower, upper) = (rank(band), rank(band + 1));
+        let mut s = Sums::default();
+        for file in 0..CORNER_FILES {
+            let config = ROW[(lower >> file) & mask] as usize
+                + ROW_CONFIGS * ROW[(upper >> file) & mask] as usize;
+            let w = self.table[band * CORNER_FILES + file][config];
+            s.opening += w[0] as i32;
+            s.endgame += w[1] as i32;
+        }
+        s
     }
 }
 

@@ -34,6 +34,7 @@
 //! with the sparring opponent.
 
 pub mod bench;
+mod eval_stack;
 mod history;
 mod iterate;
 #[cfg(feature = "lab")]

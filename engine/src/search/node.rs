@@ -13,7 +13,6 @@ use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUN
 use super::shot::{self, ShotTest};
 use super::tt::PackedMove;
 use super::worker::Worker;
-use crate::eval;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -81,7 +80,7 @@ impl<'a> Worker<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate_with_mobility(pos, &self.sh.weights).0;
+            return self.evaluate(pos, ply).0;
         }
 
         // Step 3. Transposition table: its move, or a cutoff.
@@ -102,7 +101,7 @@ impl<'a> Worker<'a> {
 
         // Step 5. Reverse futility pruning.
         if !pv_node && !capture {
-            if let Some(score) = self.reverse_futility(pos, depth, beta) {
+            if let Some(score) = self.reverse_futility(pos, depth, beta, ply) {
                 return score;
             }
         }
@@ -195,12 +194,18 @@ impl<'a> Worker<'a> {
     /// `beta` at low depth is taken at its static value. Only off the
     /// principal variation and with no capture due (the caller checks).
     #[inline(always)]
-    fn reverse_futility(&self, pos: &Position, depth: i32, beta: i32) -> Option<i32> {
+    fn reverse_futility(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
         let t = &self.sh.tuning;
         if depth > t.rfp_depth || is_mate(beta) || self.full_width {
             return None;
         }
-        let (static_eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
+        let (static_eval, moves) = self.evaluate(pos, ply);
         let prune = moves > 0
             && static_eval - t.rfp_margin * depth >= beta
             && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
@@ -449,6 +454,14 @@ impl<'a> Worker<'a> {
         r.clamp(0, node.new_depth - 1)
     }
 
+    /// The static evaluation of `pos` at `ply` and its side to move's
+    /// non-capturing moves (`eval::evaluate_with_mobility`), the pattern
+    /// sums kept by ply.
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> (i32, u32) {
+        self.eval_stack.evaluate(pos, ply, &self.sh.weights)
+    }
+
     /// `mv` raised alpha at `ply`: the PV there is `mv` and the child's PV.
     #[inline(always)]
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -467,12 +480,12 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate_with_mobility(pos, &self.sh.weights).0;
+            return self.evaluate(pos, ply).0;
         }
         if movegen::has_capture(pos) {
             return self.qsearch_captures(pos, alpha, beta, ply);
         }
-        let (eval, moves) = eval::evaluate_with_mobility(pos, &self.sh.weights);
+        let (eval, moves) = self.evaluate(pos, ply);
         if moves == 0 {
             return mated_in(ply); // blocked: no capture and no move
         }

@@ -3,6 +3,7 @@
 //! transposition table, the stop flag and the node counts with the other
 //! threads (Lazy SMP).
 
+use super::eval_stack::EvalStack;
 use super::history::{History, Killers};
 use super::limits::TimeBudget;
 use super::params::LmrTable;
@@ -90,6 +91,8 @@ pub(super) struct Worker<'a> {
     pub(super) path: Repetitions,
     pub(super) killers: Killers,
     pub(super) history: History,
+    /// The pattern sums of the positions evaluated, by ply.
+    pub(super) eval_stack: EvalStack,
     /// The principal variation found at each ply (triangular table).
     pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 2],
@@ -124,6 +127,7 @@ impl<'a> Worker<'a> {
             path: Repetitions::new(sh.history),
             killers: Killers::new(),
             history: History::new(),
+            eval_stack: EvalStack::new(),
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             full_width: false,

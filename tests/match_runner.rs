@@ -170,7 +170,6 @@ fn every_fault_costs_its_game_with_the_right_reason() {
         ("slow", 3, "loses on time"),
         ("nobestmove", 3, "engine hangs"),
         ("error", 3, "engine error: cannot search this"),
-        ("nostart", 1, "engine failed to start"),
     ];
     // The correct engine gets a roomy clock of its own (so a loaded machine
     // cannot make it lose on time); the faulty ones share a short one.
@@ -210,6 +209,57 @@ fn every_fault_costs_its_game_with_the_right_reason() {
     assert_eq!(good.get("wins").and_then(Json::as_u64), Some(2));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("cross-table"), "{stdout}");
+}
+
+#[test]
+fn an_engine_that_cannot_play_stops_the_match_before_its_first_game() {
+    let dir = scratch("cannot-play");
+    let pdn = dir.join("games.pdn");
+    // Each case would otherwise lose every game by forfeit (or, for an
+    // option, play the whole match without the setting asked for): the
+    // runner starts every engine once first and stops with exit code 2.
+    let cases = [
+        // Exits at once: no handshake.
+        (fake("X", "nostart", 1, 5), "engine failed to start"),
+        // Tama announces no such option (UCI, then Hub).
+        (
+            format!("-engine cmd={TAMA} name=X option.NoSuch=1"),
+            "it has no option NoSuch (it announces: hash, threads",
+        ),
+        (
+            format!("-engine cmd={TAMA} name=X proto=hub option.frobnicate=1"),
+            "it has no option frobnicate",
+        ),
+        // An option Tama has, with a value it refuses (its error line).
+        (
+            format!("-engine cmd={TAMA} name=X option.Hash=0"),
+            "it reported: ",
+        ),
+        (
+            format!("-engine cmd={TAMA} name=X proto=hub option.hash=0"),
+            "it reported: ",
+        ),
+    ];
+    for (engine, reason) in cases {
+        let _ = std::fs::remove_file(&pdn);
+        let out = run_match(&args(&format!(
+            "{} {engine} -each depth=1 -rounds 2 -pdnout {}",
+            fake("Good", "random", 1, 7),
+            pdn.display()
+        )));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{engine}: {stderr}");
+        assert!(
+            stderr.contains("engine \"X\" cannot play: ") && stderr.contains(reason),
+            "{engine}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("[1/2]"),
+            "{engine}: a game was played: {stderr}"
+        );
+        let games = std::fs::read_to_string(&pdn).unwrap_or_default();
+        assert!(!games.contains("[Result"), "{engine}: {games}");
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! Ctrl-C or SIGTERM, and prints the tables at the end. With `-resume` the
 //! games of the results file are counted first and not played again.
 
+use super::client::{Engine, Timeouts};
 use super::config::{Config, EngineSpec};
 use super::elo::fmt_elo;
 use super::game;
@@ -175,10 +176,14 @@ fn estimate(config: &Config, games: usize) -> String {
 const ESTIMATE_MOVES: u32 = 60;
 
 /// Everything that can be checked before the first game: the engines'
-/// programs exist, the openings load, the results file can be written.
+/// programs exist and start with their options, the openings load, the
+/// results file can be written.
 fn prepare(config: &Config) -> Result<Vec<Opening>, String> {
     for e in &config.engines {
         check_command(e)?;
+    }
+    for e in &config.engines {
+        check_start(config, e)?;
     }
     let openings = load_openings(&config.openings, config.rules, config.seed)?;
     if let Some(p) = &config.results {
@@ -240,9 +245,27 @@ fn check_writable(path: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Starts the engine once and lets it go: an engine that cannot start, or
+/// refuses its options (a misspelt `option.NAME`, a bad value), would
+/// otherwise lose every game of the match by forfeit. An engine that
+/// starts here and fails to start for a later game loses that game.
+fn check_start(config: &Config, spec: &EngineSpec) -> Result<(), String> {
+    let abort = AtomicBool::new(false);
+    match Engine::start(&spec.command, config.rules, Timeouts::default(), &abort) {
+        Ok(engine) => {
+            engine.quit();
+            Ok(())
+        }
+        Err(f) => Err(format!(
+            "engine {:?} cannot play: {}",
+            spec.command.name,
+            f.reason()
+        )),
+    }
+}
+
 /// Whether an engine's program can be found (a typing error in `cmd=`
-/// should stop the match at once, not cost every game). Starting it is
-/// left to the games: a program that fails to start loses its games.
+/// should stop the match at once, with the clearest message).
 fn check_command(spec: &EngineSpec) -> Result<(), String> {
     let cmd = std::path::Path::new(&spec.command.cmd);
     let found = if spec.command.cmd.contains('/') {

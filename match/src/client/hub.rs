@@ -15,6 +15,8 @@ pub const GO: &str = "go think";
 
 /// `hub` ... `wait` (noting the parameters announced), the variant and the
 /// rule parameters the engine knows, the user's, then `init` ... `ready`.
+/// As in UCI, a user's parameter the engine does not announce, or an error
+/// it reports before `ready`, is a start failure.
 pub(super) fn handshake(
     e: &mut Engine,
     command: &EngineCommand,
@@ -44,11 +46,12 @@ pub(super) fn handshake(
             e.send(&set_param_line(name, &value))?;
         }
     }
+    e.check_announced(command)?;
     for (name, value) in &command.options {
         e.send(&set_param_line(name, value))?;
     }
     e.send("init")?;
-    e.await_line("ready", abort, |_, _| {})
+    e.await_line_checked("ready", abort)
 }
 
 /// The name of a `param name=NAME ...` announcement, if the line is one.

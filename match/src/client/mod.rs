@@ -268,6 +268,50 @@ impl Engine {
         }
     }
 
+    /// Like `await_line`, but an error the engine reports on the way (UCI
+    /// `info string error: ...`, Hub `error`) is a start failure: it is
+    /// the engine's answer to an option it was given.
+    fn await_line_checked(&mut self, expected: &str, abort: &AtomicBool) -> Result<(), Fault> {
+        let mut errors = Vec::new();
+        let proto = self.proto;
+        self.await_line(expected, abort, |_, l| {
+            if let Some(e) = parse_error(proto, l) {
+                errors.push(e);
+            }
+        })?;
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Fault::StartFailure(format!(
+                "it reported: {}",
+                errors.join("; ")
+            )))
+        }
+    }
+
+    /// Every option the user sets must be one the engine announced (any
+    /// case, as both dialects compare names).
+    fn check_announced(&self, command: &EngineCommand) -> Result<(), Fault> {
+        let unknown: Vec<&str> = command
+            .options
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !self.announced.contains(&n.to_ascii_lowercase()))
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        Err(Fault::StartFailure(format!(
+            "it has no option {} (it announces: {})",
+            unknown.join(", "),
+            if self.announced.is_empty() {
+                "none".to_string()
+            } else {
+                self.announced.join(", ")
+            }
+        )))
+    }
+
     /// UCI `isready` / `readyok`.
     fn sync(&mut self, abort: &AtomicBool) -> Result<(), Fault> {
         self.send("isready")?;

@@ -9,7 +9,9 @@ use std::time::Duration;
 use tama_engine::{Move, Position, Rules};
 
 /// `uci` ... `uciok` (noting the options announced), the rule options the
-/// engine knows, the user's options, then `isready`.
+/// engine knows, the user's options, then `isready`. A user's option the
+/// engine does not announce, or an error it reports before `readyok`, is a
+/// start failure: a misspelt option must not go unnoticed through a match.
 pub(super) fn handshake(
     e: &mut Engine,
     command: &EngineCommand,
@@ -35,10 +37,12 @@ pub(super) fn handshake(
             e.send(&setoption_line(name, &value))?;
         }
     }
+    e.check_announced(command)?;
     for (name, value) in &command.options {
         e.send(&setoption_line(name, value))?;
     }
-    e.sync(abort)
+    e.send("isready")?;
+    e.await_line_checked("readyok", abort)
 }
 
 /// The name of an `option name NAME type ...` announcement, if the line

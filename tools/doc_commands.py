@@ -86,6 +86,8 @@ PLACEHOLDERS = [
     (r"--file FILE\b", "--file engine/data/shots.txt", "FILE: the built-in suite"),
     (r"option\.EvalFile=new\.tew\b", "option.EvalFile=data/weights/armenian-gen1.tew",
      "new.tew: a weights file of the repository"),
+    (r"option\.EvalFile=armenian-gen4\.tew\b", "option.EvalFile=data/weights/armenian-gen2.tew",
+     "armenian-gen4.tew (the set under test): a weights file of the repository"),
     (r"cmd=NEW\b", "cmd=tama", "NEW: the binary under test"),
     (r"cmd=OLD\b", "cmd=tama", "OLD: the binary under test"),
     (r"cmd=\./a\b", "cmd=tama", "./a: the binary under test"),

@@ -143,14 +143,14 @@ FALLBACK_INPUTS = [
 # run far longer than the timeout): (pattern of the command, commands
 # making them small, what they stand for). Run before the command, in its
 # scratch directory; every one is named in the report.
-SHARD = ("tama datagen --variant armenian --nodes 300 --games 8 --threads 1 --seed 5 "
+SHARD = ("tama datagen --variant armenian --nodes 300 --games 64 --threads 1 --seed 5 "
          "--shard {k}/8 --out s{k}.data")
 MATCH = ("tama match -engine cmd=tama name=a depth=1 -engine cmd=tama name=b depth=2 "
          "-openings builtin start={start} -rounds 2 -repeat -quiet -results {out}")
 INPUTS = [
     (r"--merge s1\.data|--merge \$\(seq -f 's%g\.data'",
      ["rm -f armenian-s5.data s?.data"] + [SHARD.format(k=k) for k in range(1, 9)],
-     "s1.data ... s8.data: the 8 shards of a run of 8 games at 300 nodes"),
+     "s1.data ... s8.data: the 8 shards of a run of 64 games at 300 nodes"),
     (r"--merge a\.json b\.json",
      [MATCH.format(start=1, out="a.json"), MATCH.format(start=3, out="b.json")],
      "a.json, b.json: two matches of 4 games at depths 1 and 2"),

@@ -116,6 +116,9 @@ NEEDS = [
      lambda: False),
     (r"\.\./tama-0\.1\.0\b", "the worktree ../tama-0.1.0 (git worktree add, above)",
      lambda: os.path.isdir(os.path.join(REPO, "..", "tama-0.1.0"))),
+    (r"--lib openings -- --ignored", "a remade opening suite (the stored scores are those of "
+     "the search that scored the suite, docs/match.md; any later search gives others)",
+     lambda: False),
     (r"tools/doc_commands\.py(?!.*--list)", "itself: this is the script", lambda: False),
     (r"\bgit worktree add\b", "permission to add a git worktree beside the repository "
      "(the script leaves the repository alone)", lambda: False),

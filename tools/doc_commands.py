@@ -84,10 +84,8 @@ PLACEHOLDERS = [
     (r"go depth N$", "go depth 12", "N: 12"),
     (r"--pieces N\b", "--pieces 3", "N: 3"),
     (r"--file FILE\b", "--file engine/data/shots.txt", "FILE: the built-in suite"),
-    (r"option\.EvalFile=new\.tew\b", "option.EvalFile=data/weights/armenian-gen1.tew",
-     "new.tew: a weights file of the repository"),
-    (r"option\.EvalFile=armenian-gen4\.tew\b", "option.EvalFile=data/weights/armenian-gen2.tew",
-     "armenian-gen4.tew (the set under test): a weights file of the repository"),
+    (r"option\.EvalFile=(new|armenian-gen4)\.tew\b", "option.EvalFile=data/weights/armenian-gen2.tew",
+     "new.tew, armenian-gen4.tew (a set under test): a weights file of the repository"),
     (r"cmd=NEW\b", "cmd=tama", "NEW: the binary under test"),
     (r"cmd=OLD\b", "cmd=tama", "OLD: the binary under test"),
     (r"cmd=\./a\b", "cmd=tama", "./a: the binary under test"),
@@ -146,14 +144,16 @@ FALLBACK_INPUTS = [
 # run far longer than the timeout): (pattern of the command, commands
 # making them small, what they stand for). Run before the command, in its
 # scratch directory; every one is named in the report.
-SHARD = ("tama datagen --variant armenian --nodes 300 --games 64 --threads 1 --seed 5 "
-         "--shard {k}/8 --out s{k}.data")
+# Enough games that the hash split leaves validation games for `tama train`.
+SHARD_GAMES = 64
+SHARD = ("tama datagen --variant armenian --nodes 300 --games %d --threads 1 --seed 5 "
+         "--shard {k}/8 --out s{k}.data" % SHARD_GAMES)
 MATCH = ("tama match -engine cmd=tama name=a depth=1 -engine cmd=tama name=b depth=2 "
          "-openings builtin start={start} -rounds 2 -repeat -quiet -results {out}")
 INPUTS = [
     (r"--merge s1\.data|--merge \$\(seq -f 's%g\.data'",
      ["rm -f armenian-s5.data s?.data"] + [SHARD.format(k=k) for k in range(1, 9)],
-     "s1.data ... s8.data: the 8 shards of a run of 64 games at 300 nodes"),
+     "s1.data ... s8.data: the 8 shards of a run of %d games at 300 nodes" % SHARD_GAMES),
     (r"--merge a\.json b\.json",
      [MATCH.format(start=1, out="a.json"), MATCH.format(start=3, out="b.json")],
      "a.json, b.json: two matches of 4 games at depths 1 and 2"),

@@ -7,6 +7,11 @@
 //! The bound is generous (a second, where the engine takes about a
 //! millisecond) so that a loaded machine does not fail the tests; writing
 //! the table byte by byte takes longer than that from about a gigabyte up.
+//!
+//! And a table costs no memory before a search uses it: a GUI may ask for
+//! more than the machine can spare (the table is then capped at half of
+//! it) and the engine must still answer at once, without making gigabytes
+//! resident for a search that may never come.
 
 mod protocol_support;
 
@@ -95,5 +100,113 @@ fn the_largest_table_under_ulimit_is_ready_at_once() {
         "no notice of the cap before readyok: {notes:?}"
     );
     let (status, _) = e.close();
+    assert!(status.success());
+}
+
+/// How much more than a 1 MB table's process a table nobody searched with
+/// may keep resident: the first chunk a search would use is not touched
+/// either, so this is slack for the allocator and the reader thread only.
+#[cfg(target_os = "linux")]
+const UNTOUCHED_SLACK_KB: u64 = 16 * 1024;
+
+/// The resident memory of a process whose table holds 1 MB, once it has
+/// answered `readyok`: what any table adds is measured against it.
+#[cfg(target_os = "linux")]
+fn resident_without_a_table(e: &mut Engine, set_hash: &str) -> u64 {
+    e.send(set_hash);
+    e.sync();
+    e.resident_kb()
+}
+
+/// `Hash` at its maximum on the plain machine (no `ulimit`, no cgroup set
+/// by the test): capped at half the machine's memory, said before
+/// `readyok`, which comes at once; the table stays untouched until the
+/// first search (checked for a while after `readyok`, since a thread that
+/// touched it ahead would need a moment to show); `ucinewgame` and
+/// `Clear Hash` as quick; then a search that is stopped at once, and
+/// `quit`, each within the bound while the table's pages are being
+/// touched.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_table_on_the_plain_machine_is_ready_at_once_and_costs_nothing_before_a_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    let base = resident_without_a_table(&mut e, "setoption name Hash value 1");
+    let notes = quick_readyok(&mut e, &["setoption name Hash value 65536"]);
+    let machine_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            let l = t.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kb| kb / 1024);
+    if machine_mb.is_some_and(|mb| mb / 2 < 65536) {
+        assert!(
+            notes
+                .iter()
+                .any(|l| l.starts_with("info string Hash: 65536 MB asked for, ")),
+            "no notice of the cap before readyok: {notes:?}"
+        );
+    }
+    for _ in 0..10 {
+        std::thread::sleep(Duration::from_millis(150));
+        let rss = e.resident_kb();
+        assert!(
+            rss < base + UNTOUCHED_SLACK_KB,
+            "{rss} kB resident after readyok with no search, {base} kB with a 1 MB table"
+        );
+    }
+    quick_readyok(&mut e, &["ucinewgame"]);
+    quick_readyok(&mut e, &["setoption name Clear Hash"]);
+    assert!(e.resident_kb() < base + UNTOUCHED_SLACK_KB);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until("info depth 1 ");
+    let t = Instant::now();
+    e.send("stop");
+    e.until("bestmove");
+    assert!(
+        e.last_at.duration_since(t) < QUICK,
+        "bestmove {:?} after stop:\n{}",
+        e.last_at.duration_since(t),
+        e.transcript_tail()
+    );
+    quick_readyok(&mut e, &["ucinewgame"]);
+    let (took, status) = e.quit();
+    assert!(took < QUICK, "quit took {took:?}");
+    assert!(status.success());
+}
+
+/// The same in the Hub dialect: `set-param name=hash` at the maximum, then
+/// `init`: the cap's message, `ready` at once, nothing touched.
+#[cfg(target_os = "linux")]
+#[test]
+fn hub_init_after_the_largest_hash_is_quick_and_touches_nothing() {
+    let mut e = Engine::start();
+    e.send("hub");
+    e.until("wait");
+    e.send("set-param name=hash value=1");
+    e.send("init");
+    e.until("ready");
+    let base = e.resident_kb();
+    e.send("set-param name=hash value=65536");
+    let t = Instant::now();
+    e.send("init");
+    e.until("ready");
+    let took = e.last_at.duration_since(t);
+    assert!(
+        took < QUICK,
+        "ready {took:?} after init:\n{}",
+        e.transcript_tail()
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    let rss = e.resident_kb();
+    assert!(
+        rss < base + UNTOUCHED_SLACK_KB,
+        "{rss} kB resident after ready with no search, {base} kB with a 1 MB table"
+    );
+    let (took, status) = e.quit();
+    assert!(took < QUICK, "quit took {took:?}");
     assert!(status.success());
 }

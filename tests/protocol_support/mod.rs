@@ -197,6 +197,42 @@ impl Engine {
         }
     }
 
+    /// The process's resident memory in kilobytes (`VmRSS` of
+    /// /proc/PID/status).
+    #[cfg(target_os = "linux")]
+    pub fn resident_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("read /proc/PID/status");
+        let line = status
+            .lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .expect("a VmRSS line");
+        line["VmRSS:".len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .expect("VmRSS in kB")
+    }
+
+    /// Sends `quit` and waits for the exit: how long it took.
+    pub fn quit(mut self) -> (Duration, ExitStatus) {
+        let t = Instant::now();
+        self.send("quit");
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return (t.elapsed(), status);
+            }
+            if t.elapsed() > TIMEOUT {
+                panic!(
+                    "tama did not exit after quit; transcript:\n{}",
+                    self.transcript_tail()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     pub fn is_running(&mut self) -> bool {
         self.child.try_wait().expect("wait").is_none()
     }

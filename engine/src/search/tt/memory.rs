@@ -1,15 +1,19 @@
 //! The table's memory: an anonymous mapping, so that making a table of
-//! many gigabytes writes nothing before `readyok`.
+//! many gigabytes writes nothing before `readyok`, and none of it is
+//! resident until a search uses the table.
 //!
 //! The system hands out a fresh mapping already zeroed, and backs a page
 //! with memory when it is first touched, which costs about what writing
 //! it costs (the kernel zeroes the page). A search probing a fresh table at
 //! random would pay that on nearly every node at first, a stall too long
-//! for its clock checks. So the pages are touched ahead of the search by a
-//! thread of its own, a chunk at a time (`MADV_POPULATE_WRITE` faults pages
-//! in without writing them), and the search uses only the buckets touched
-//! so far: `ready()` grows from the first 4 MB to the whole table. A table
-//! of up to `POPULATE_ABOVE` is ready at once.
+//! for its clock checks. So when the first search starts (`touch_for_search`),
+//! the pages are touched ahead of it: a table of up to `POPULATE_ABOVE`
+//! at once, a larger one by a thread of its own, a chunk at a time
+//! (`MADV_POPULATE_WRITE` faults pages in without writing them), the search
+//! using only the buckets touched so far: `ready()` grows from the first
+//! 4 MB to the whole table. Nothing is touched before that: a GUI that
+//! asks for 12 GB and never searches does not make them resident, and
+//! `isready` answers at once whatever the size.
 //!
 //! The buckets start on a 2 MB boundary and carry the huge-page advice, so
 //! that on Linux the kernel can back them with 2 MB pages: a random probe
@@ -20,16 +24,17 @@ use super::Bucket;
 use memmap2::{MmapOptions, MmapRaw};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 const HUGE_PAGE: usize = 2 << 20;
 
-/// Tables up to this size are touched whole before they are handed out
-/// (at `isready`, not on the clock): a few milliseconds on an idle machine,
-/// but a search faulting them in itself paid up to 0.1 s on its first move,
-/// and ten times that on a loaded machine, where each huge page may wait for
-/// the system to compact memory.
+/// Tables up to this size are touched whole when the first search starts,
+/// before it probes: a few milliseconds on an idle machine, once, and the
+/// search then sees the whole table from its first node (which keeps
+/// `bench` node counts exact); a search faulting them in itself paid up to
+/// 0.1 s on its first move, and ten times that on a loaded machine, where
+/// each huge page may wait for the system to compact memory.
 const POPULATE_ABOVE: usize = 64 << 20;
 
 /// What is touched at a time: the table grows by as much. Small, because
@@ -38,8 +43,8 @@ const POPULATE_ABOVE: usize = 64 << 20;
 /// waits for it.
 const POPULATE_CHUNK: usize = HUGE_PAGE;
 
-/// What is touched before the table is handed out, so that the first
-/// search has a table of some size.
+/// What a search of a large table waits to be touched before it starts,
+/// so that it has a table of some size.
 const POPULATE_FIRST: usize = 4 << 20;
 
 /// The bucket array (see the module comment).
@@ -49,8 +54,19 @@ pub(super) struct Buckets {
     len: usize,
     /// How many buckets, from the first, the search may use now.
     ready: Arc<AtomicUsize>,
-    populating: Option<Populating>,
+    touch: Mutex<Touch>,
     map: Arc<MmapRaw>,
+}
+
+/// How far the pages of the table have been touched.
+enum Touch {
+    /// Not at all: no search has used the table since it was made or its
+    /// pages were given back.
+    NotYet,
+    /// By the populating thread, ahead of the search.
+    Running(Populating),
+    /// Whole (or left to the search to fault in, where the system declined).
+    Done,
 }
 
 // SAFETY: the buckets are atomics only; the mapping is owned like a Box.
@@ -84,15 +100,24 @@ impl Buckets {
         let map = MmapRaw::from(map);
         // SAFETY: `offset` is within the mapping, which is not null.
         let base = unsafe { NonNull::new_unchecked(map.as_mut_ptr().add(offset).cast()) };
-        let mut buckets = Buckets {
+        Some(Buckets {
             base,
             len,
             ready: Arc::new(AtomicUsize::new(len)),
-            populating: None,
+            touch: Mutex::new(Touch::NotYet),
             map: Arc::new(map),
-        };
-        buckets.populate();
-        Some(buckets)
+        })
+    }
+
+    /// Gets the pages ready for a search that is about to start: the first
+    /// time after the table was made or cleared, touches them (see the
+    /// module comment); afterwards nothing. Called once per search, before
+    /// its threads probe.
+    pub(super) fn touch_for_search(&self) {
+        let mut touch = self.touch.lock().unwrap_or_else(|e| e.into_inner());
+        if matches!(*touch, Touch::NotYet) {
+            *touch = self.populate();
+        }
     }
 
     /// How many buckets, from the first, the search may use now: all of
@@ -108,11 +133,11 @@ impl Buckets {
 
     /// Touches the first `POPULATE_FIRST` bytes, and starts the thread
     /// that touches the rest (large tables, Linux); the table is then ready
-    /// chunk by chunk.
-    fn populate(&mut self) {
+    /// chunk by chunk. Small tables are touched whole.
+    fn populate(&self) -> Touch {
         if !cfg!(target_os = "linux") {
             self.ready.store(self.len, Ordering::Relaxed);
-            return;
+            return Touch::Done;
         }
         let start = self.base.as_ptr() as usize - self.map.as_ptr() as usize;
         let chunk = Populate {
@@ -125,11 +150,11 @@ impl Buckets {
         self.ready.store(0, Ordering::Relaxed);
         if self.bytes() <= POPULATE_ABOVE {
             while chunk.next() {}
-            return;
+            return Touch::Done;
         }
         while self.ready() * std::mem::size_of::<Bucket>() < POPULATE_FIRST {
             if !chunk.next() {
-                return;
+                return Touch::Done;
             }
         }
         let stop = Arc::clone(&chunk.stop);
@@ -137,18 +162,25 @@ impl Buckets {
             .name("hash-populate".into())
             .spawn(move || while chunk.next() {});
         match spawned {
-            Ok(thread) => self.populating = Some(Populating { stop, thread }),
+            Ok(thread) => Touch::Running(Populating { stop, thread }),
             // No thread: the whole table at once, its pages faulted in by
             // the search as it goes.
-            Err(_) => self.ready.store(self.len, Ordering::Relaxed),
+            Err(_) => {
+                self.ready.store(self.len, Ordering::Relaxed);
+                Touch::Done
+            }
         }
     }
 
-    /// Stops the populating thread (it is mid-chunk at most).
+    /// Stops the populating thread, if one runs (it is mid-chunk at most);
+    /// what it touched so far stays ready.
     fn stop_populating(&mut self) {
-        if let Some(p) = self.populating.take() {
-            p.stop.store(true, Ordering::Relaxed);
-            let _ = p.thread.join();
+        let touch = self.touch.get_mut().unwrap_or_else(|e| e.into_inner());
+        if matches!(touch, Touch::Running(_)) {
+            if let Touch::Running(p) = std::mem::replace(touch, Touch::Done) {
+                p.stop.store(true, Ordering::Relaxed);
+                let _ = p.thread.join();
+            }
         }
     }
 
@@ -171,7 +203,9 @@ impl Buckets {
                 )
             };
             if returned.is_ok() {
-                self.populate();
+                // Touched again when the next search starts.
+                *self.touch.get_mut().unwrap_or_else(|e| e.into_inner()) = Touch::NotYet;
+                self.ready.store(self.len, Ordering::Relaxed);
                 return;
             }
         }
@@ -179,6 +213,7 @@ impl Buckets {
         // the access exclusive.
         unsafe { std::ptr::write_bytes(self.base.as_ptr(), 0, self.len) }
         self.ready.store(self.len, Ordering::Relaxed);
+        *self.touch.get_mut().unwrap_or_else(|e| e.into_inner()) = Touch::Done;
     }
 }
 
@@ -260,10 +295,17 @@ mod tests {
         }
     }
 
+    impl Buckets {
+        fn is_populating(&self) -> bool {
+            matches!(*self.touch.lock().unwrap(), Touch::Running(_))
+        }
+    }
+
     #[test]
     fn buckets_start_empty_on_a_huge_page_and_clear_to_empty() {
         let mut b = Buckets::try_new(3 * HUGE_PAGE / 64).unwrap();
-        assert!(b.populating.is_none());
+        b.touch_for_search();
+        assert!(!b.is_populating());
         assert_eq!(b.ready(), b.len());
         assert_eq!(b.as_ptr() as usize % HUGE_PAGE, 0);
         assert_eq!(b.len(), 3 * HUGE_PAGE / 64);
@@ -277,13 +319,16 @@ mod tests {
         assert_eq!(b[5].words[3].load(Ordering::Relaxed), 7);
     }
 
-    /// A large table grows ready chunk by chunk up to the whole, and
-    /// populating never changes what is stored.
+    /// A large table grows ready chunk by chunk up to the whole once a
+    /// search starts, and populating never changes what is stored.
     #[test]
     fn a_large_table_becomes_ready_chunk_by_chunk() {
         let len = 2 * POPULATE_ABOVE / 64;
         let chunk = POPULATE_CHUNK / 64;
         let mut b = Buckets::try_new(len).unwrap();
+        // Nothing is touched before a search: all of it may be addressed.
+        assert_eq!(b.ready(), len);
+        b.touch_for_search();
         let first = b.ready();
         assert!(
             first >= POPULATE_FIRST / 64 && first % chunk == 0,
@@ -299,11 +344,16 @@ mod tests {
                 seen.push(r);
             }
         }
+        // A second search finds the table touched: nothing starts again.
+        b.touch_for_search();
+        assert_eq!(b.ready(), len);
         b.stop_populating();
         for (i, x) in b.iter().enumerate() {
             assert_eq!(x.words[i % 8].load(Ordering::Relaxed), i as u64 | 1);
         }
         b.clear();
+        assert!(all_zero(&b));
+        b.touch_for_search();
         assert!(b.ready() >= POPULATE_FIRST / 64);
         assert!(all_zero(&b));
     }
@@ -332,18 +382,27 @@ mod tests {
         panic!("no mapping holds {addr:#x}");
     }
 
-    /// A table small enough to be touched whole is resident before it is
-    /// handed out, and again after a clear: the first search after
-    /// `isready` must not fault it in on its clock.
+    /// No table is resident before a search uses it (a GUI may set a
+    /// large `Hash` and never search); a table small enough to be touched
+    /// whole is resident as soon as a search starts, before it probes, and
+    /// again at the first search after a clear gave the pages back.
     #[cfg(target_os = "linux")]
     #[test]
-    fn a_small_table_is_resident_when_handed_out_and_after_a_clear() {
+    fn a_table_is_resident_only_once_a_search_uses_it() {
+        let large = Buckets::try_new(4 * POPULATE_ABOVE / 64).unwrap();
+        assert!(resident_kb(large.as_ptr() as usize) < 1024);
+        drop(large);
         let bytes = POPULATE_ABOVE / 2;
         let mut b = Buckets::try_new(bytes / 64).unwrap();
-        assert!(b.populating.is_none());
+        assert!(resident_kb(b.as_ptr() as usize) < 1024);
+        b.touch_for_search();
+        assert!(!b.is_populating());
         assert!(resident_kb(b.as_ptr() as usize) >= bytes / 1024);
         scribble(&b);
         b.clear();
+        assert!(resident_kb(b.as_ptr() as usize) < 1024);
+        assert!(all_zero(&b));
+        b.touch_for_search();
         assert!(resident_kb(b.as_ptr() as usize) >= bytes / 1024);
         assert!(all_zero(&b));
     }

@@ -225,8 +225,10 @@ impl TranspositionTable {
         *self.generation.get_mut() = 0;
     }
 
-    /// Starts a new search: entries from earlier searches age.
+    /// Starts a new search: entries from earlier searches age, and the
+    /// first search touches the table's memory (see `memory`).
     pub fn new_search(&self) {
+        self.buckets.touch_for_search();
         let g = self.generation.load(Ordering::Relaxed);
         self.generation
             .store(g.wrapping_add(1) & GEN_MASK, Ordering::Relaxed);

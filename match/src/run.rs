@@ -265,18 +265,20 @@ fn check_start(config: &Config, spec: &EngineSpec) -> Result<(), String> {
 }
 
 /// Whether an engine's program can be found (a typing error in `cmd=`
-/// should stop the match at once, with the clearest message).
+/// should stop the match at once, with the clearest message), where the
+/// system will look when it starts it.
 fn check_command(spec: &EngineSpec) -> Result<(), String> {
     let cmd = std::path::Path::new(&spec.command.cmd);
-    let found = if spec.command.cmd.contains('/') {
+    // A directory part (on Windows either separator, or a drive) makes it a
+    // path, relative to dir= when given.
+    let is_path = cmd.components().count() > 1 || cmd.has_root();
+    let found = if is_path {
         match (&spec.command.dir, cmd.is_relative()) {
             (Some(dir), true) => dir.join(cmd).is_file(),
             _ => cmd.is_file(),
         }
     } else {
-        std::env::var_os("PATH")
-            .map(|paths| std::env::split_paths(&paths).any(|p| p.join(cmd).is_file()))
-            .unwrap_or(false)
+        program_dirs().any(|d| executable_in(&d, cmd))
     };
     if found {
         Ok(())
@@ -286,6 +288,33 @@ fn check_command(spec: &EngineSpec) -> Result<(), String> {
             spec.command.name, spec.command.cmd
         ))
     }
+}
+
+/// Where a bare program name is looked for: along PATH, and on Windows
+/// first in the runner's own directory, as the system starts programs
+/// there (so `cmd=tama.exe` finds the engine unpacked beside the runner).
+fn program_dirs() -> impl Iterator<Item = std::path::PathBuf> {
+    let own = cfg!(windows)
+        .then(|| {
+            std::env::current_exe()
+                .ok()?
+                .parent()
+                .map(|d| d.to_path_buf())
+        })
+        .flatten();
+    let path = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default();
+    own.into_iter().chain(path)
+}
+
+/// Whether `dir` holds the program `name` (on Windows also `name.exe`,
+/// which the system tries for a name without an extension).
+fn executable_in(dir: &std::path::Path, name: &std::path::Path) -> bool {
+    dir.join(name).is_file()
+        || (cfg!(windows)
+            && name.extension().is_none()
+            && dir.join(name).with_extension("exe").is_file())
 }
 
 /// Starts the worker threads; each takes the next job from the queue until

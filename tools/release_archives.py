@@ -32,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ["README.md", "LICENSE", "CHANGELOG.md"]
+TARGET_DIR = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
 TARGETS = {
     "linux": ("x86_64-unknown-linux-musl", "tama"),
     "windows": ("x86_64-pc-windows-gnu", "tama.exe"),
@@ -58,7 +59,7 @@ def build(target):
 
 def binary(kind):
     target, name = TARGETS[kind]
-    return ROOT / "target" / target / "release" / name
+    return TARGET_DIR / target / "release" / name
 
 
 def make_tar(path, bin_path, top):
@@ -124,7 +125,7 @@ def main():
     v = version()
     out = (ROOT / args.out) if not Path(args.out).is_absolute() else Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    native = ROOT / "target" / "release" / "tama"
+    native = TARGET_DIR / "release" / "tama"
     if not native.is_file():
         sys.exit(f"{native}: build the native binary first (cargo build --release)")
     archives = []

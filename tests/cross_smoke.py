@@ -182,10 +182,26 @@ def uci_exchange(runner, crlf):
     return search_figures(lines)
 
 
+def hash_cap_notes(runner, crlf):
+    """What the engine says before `readyok` when asked for the largest
+    table: the cap of half the machine's memory, which each system reports
+    its own way (/proc on Linux, GlobalMemoryStatusEx on Windows)."""
+    e = runner.engine(crlf)
+    e.send("uci")
+    e.until(lambda l: l == "uciok")
+    e.send("setoption name Hash value 65536")
+    e.send("isready")
+    notes = e.until(lambda l: l == "readyok")[:-1]
+    e.quit()
+    return notes
+
+
 def check_uci(test, native):
     a, b = uci_exchange(test, True), uci_exchange(native, False)
     assert a == b, f"UCI: {a}, native {b}"
-    return f"UCI with CRLF, depth 9: {a[1]}"
+    notes, native_notes = hash_cap_notes(test, True), hash_cap_notes(native, False)
+    assert notes == native_notes, f"Hash 65536: {notes}, native {native_notes}"
+    return f"UCI with CRLF, depth 9: {a[1]}; Hash 65536: {notes[0] if notes else 'no cap'}"
 
 
 def hub_exchange(runner, crlf):

@@ -10,6 +10,10 @@
 //! says so. The other half is the margin: the operating system, the GUI,
 //! the opponent engine of a match, the search threads' stacks.
 
+// The readers of Linux's files are compiled (and tested) everywhere; on
+// Windows the limits come from the system call instead.
+#![cfg_attr(windows, allow(dead_code))]
+
 use std::path::Path;
 
 /// What the system says about the memory this process may use, in bytes
@@ -28,7 +32,21 @@ pub struct MemoryLimits {
 const MB: u64 = 1 << 20;
 
 impl MemoryLimits {
-    /// The limits of the running process (all `None` off Linux).
+    /// The limits of the running process: on Linux from /proc and the
+    /// cgroup files, on Windows the machine's physical memory; `None`
+    /// elsewhere.
+    #[cfg(windows)]
+    pub fn of_this_process() -> MemoryLimits {
+        MemoryLimits {
+            physical: windows_physical_memory(),
+            ..MemoryLimits::default()
+        }
+    }
+
+    /// The limits of the running process: on Linux from /proc and the
+    /// cgroup files (`None` where those are missing), on Windows the
+    /// machine's physical memory.
+    #[cfg(not(windows))]
     pub fn of_this_process() -> MemoryLimits {
         MemoryLimits {
             physical: read(Path::new("/proc/meminfo")).and_then(|t| meminfo_total(&t)),
@@ -60,6 +78,19 @@ impl MemoryLimits {
             .filter_map(|(v, name)| v.map(|v| (v, name)))
             .min_by_key(|&(v, _)| v)
             .map_or("no known limit", |(_, name)| name)
+    }
+}
+
+/// The machine's physical memory (`ullTotalPhys`), as Windows reports it.
+#[cfg(windows)]
+fn windows_physical_memory() -> Option<u64> {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+    // SAFETY: MEMORYSTATUSEX is plain data; the call fills it in when its
+    // length field is set, and reports failure otherwise.
+    unsafe {
+        let mut status: MEMORYSTATUSEX = std::mem::zeroed();
+        status.dwLength = std::mem::size_of::<MEMORYSTATUSEX>() as u32;
+        (GlobalMemoryStatusEx(&mut status) != 0).then_some(status.ullTotalPhys)
     }
 }
 

@@ -210,3 +210,117 @@ fn hub_init_after_the_largest_hash_is_quick_and_touches_nothing() {
     assert!(took < QUICK, "quit took {took:?}");
     assert!(status.success());
 }
+
+/// A memory cgroup made for the test under the test's own (cgroup v1's
+/// memory controller, or v2's unified tree), with `limit` bytes, removed
+/// when dropped. Needs root, as a container's or a job system's limits do.
+#[cfg(target_os = "linux")]
+struct MemoryCgroup {
+    dir: std::path::PathBuf,
+}
+
+#[cfg(target_os = "linux")]
+impl MemoryCgroup {
+    fn new(limit: u64) -> MemoryCgroup {
+        let own = std::fs::read_to_string("/proc/self/cgroup").expect("read /proc/self/cgroup");
+        let name = format!("tama-test-{}", std::process::id());
+        let v1 = own.lines().find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+            controllers
+                .split(',')
+                .any(|c| c == "memory")
+                .then(|| path.trim_start_matches('/').to_string())
+        });
+        let (dir, file) = match v1 {
+            Some(path) => (
+                std::path::Path::new("/sys/fs/cgroup/memory")
+                    .join(path)
+                    .join(&name),
+                "memory.limit_in_bytes",
+            ),
+            None => {
+                let path = own
+                    .lines()
+                    .find_map(|l| l.strip_prefix("0::"))
+                    .expect("no memory cgroup (v1) nor a unified one (v2)");
+                (
+                    std::path::Path::new("/sys/fs/cgroup")
+                        .join(path.trim_start_matches('/'))
+                        .join(&name),
+                    "memory.max",
+                )
+            }
+        };
+        std::fs::create_dir(&dir).unwrap_or_else(|e| {
+            panic!(
+                "cannot make the cgroup {} ({e}): this test needs root and a writable memory cgroup",
+                dir.display()
+            )
+        });
+        let cgroup = MemoryCgroup { dir };
+        std::fs::write(cgroup.dir.join(file), limit.to_string())
+            .unwrap_or_else(|e| panic!("cannot set {file}: {e}"));
+        cgroup
+    }
+
+    /// Starts `tama` inside the cgroup, in strict mode.
+    fn start_engine(&self) -> Engine {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!(
+                "echo $$ > '{}/cgroup.procs' && exec '{}'",
+                self.dir.display(),
+                env!("CARGO_BIN_EXE_tama")
+            ))
+            .env("TAMA_STRICT", "1");
+        Engine::spawn_command(cmd)
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for MemoryCgroup {
+    fn drop(&mut self) {
+        // Emptied once the engine has exited; retried while it exits.
+        for _ in 0..100 {
+            if std::fs::remove_dir(&self.dir).is_ok() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// In a 2 GB memory cgroup (a container, a job system's allocation),
+/// `Hash` at its maximum is capped at half of the cgroup's limit, said
+/// before `readyok`, which comes at once; nothing is touched until a
+/// search, which then runs and stops as quickly as anywhere else. Needs
+/// root: ignored by `cargo test`, run by `.ci/run` (`-- --ignored`).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore]
+fn the_largest_table_in_a_memory_cgroup_is_capped_at_half_its_limit() {
+    let cgroup = MemoryCgroup::new(2 << 30);
+    let mut e = cgroup.start_engine();
+    e.send("uci");
+    e.until("uciok");
+    let base = resident_without_a_table(&mut e, "setoption name Hash value 1");
+    let notes = quick_readyok(&mut e, &["setoption name Hash value 65536"]);
+    assert!(
+        notes.iter().any(|l| l
+            == "info string Hash: 65536 MB asked for, 1024 MB used: the table takes at most half of the cgroup memory limit"),
+        "{notes:?}"
+    );
+    std::thread::sleep(Duration::from_millis(1000));
+    let rss = e.resident_kb();
+    assert!(
+        rss < base + UNTOUCHED_SLACK_KB,
+        "{rss} kB, {base} kB with 1 MB"
+    );
+    plays_normally(&mut e);
+    quick_readyok(&mut e, &["ucinewgame"]);
+    let (took, status) = e.quit();
+    assert!(took < QUICK, "quit took {took:?}");
+    assert!(status.success());
+    drop(cgroup);
+}

@@ -56,6 +56,12 @@ impl Engine {
         Engine::spawn(cmd)
     }
 
+    /// Spawns `cmd`, a command that runs `tama` (a wrapper that sets its
+    /// limits first, say), its standard input and output piped to the test.
+    pub fn spawn_command(cmd: Command) -> Engine {
+        Engine::spawn(cmd)
+    }
+
     /// Spawns `cmd` (which runs `tama`), its standard input and output
     /// piped to the test.
     fn spawn(mut cmd: Command) -> Engine {

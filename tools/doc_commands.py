@@ -105,7 +105,7 @@ ENV = {"SLURM_ARRAY_TASK_ID": "1", "SLURM_CPUS_PER_TASK": "1"}
 # it needs, the test). The lab binary and the releases are checked apart.
 NEEDS = [
     # Run where they can be checked: tests/slurm_recipes.py, on a one-node cluster.
-    (r"\bsbatch\b", "a Slurm cluster (tests/slurm_recipes.py runs these recipes on one)",
+    (r"\bsbatch\b|tools/sprt-waves\.sh", "a Slurm cluster (tests/slurm_recipes.py runs these recipes on one)",
      lambda: False),
     (r"\bparallel\b.*(--sshlogin|-S 1/node)", "the machines named in --sshlogin/-S",
      lambda: False),

@@ -9,7 +9,8 @@
 #                                          exits with CMD's status
 #
 # Needs root (Slurm's daemons run as root here: SlurmUser=root). Installs
-# slurm-wlm, munge and GNU parallel with apt-get when they are missing. DIR
+# slurm-wlm, munge, GNU parallel and /usr/bin/time (the docs' recipes use
+# the last two) with apt-get when they are missing. DIR
 # (default: a new directory under /tmp) holds everything: the configuration,
 # a munge key and socket of its own (a system munged, if any, is left
 # alone), the daemons' state, spool, pid and log files. The node is this
@@ -25,7 +26,9 @@ install_missing() {
     command -v sbatch >/dev/null 2>&1 && command -v slurmctld >/dev/null 2>&1 \
         && command -v slurmd >/dev/null 2>&1 || missing+=(slurm-wlm)
     command -v munged >/dev/null 2>&1 || missing+=(munge)
+    # The docs' recipes run with these two as well (the endgame loop times its jobs).
     command -v parallel >/dev/null 2>&1 || missing+=(parallel)
+    [ -x /usr/bin/time ] || missing+=(time)
     [ ${#missing[@]} -eq 0 ] && return 0
     local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     echo "slurm-one-node: installing ${missing[*]}" >&2
@@ -55,6 +58,16 @@ stop_cluster() {
             kill -9 "$pid" 2>/dev/null || true
         done
     fi
+    # A job being launched as it was cancelled can outlive its slurmstepd:
+    # the jobs of this cluster are the processes with its SLURM_CONF and a
+    # SLURM_JOB_ID in their environment.
+    local p env
+    for p in /proc/[0-9]*; do
+        env=$(tr '\0' '\n' 2>/dev/null <"$p/environ") || continue
+        if grep -qxF "SLURM_CONF=$dir/slurm.conf" <<<"$env" && grep -q '^SLURM_JOB_ID=' <<<"$env"; then
+            kill -9 "${p#/proc/}" 2>/dev/null || true
+        fi
+    done
     rm -rf "$dir"
 }
 

@@ -104,7 +104,9 @@ ENV = {"SLURM_ARRAY_TASK_ID": "1", "SLURM_CPUS_PER_TASK": "1"}
 # Commands that need something this machine may not have: (pattern, what
 # it needs, the test). The lab binary and the releases are checked apart.
 NEEDS = [
-    (r"\bsbatch\b", "sbatch (Slurm)", lambda: shutil.which("sbatch")),
+    # Run where they can be checked: tests/slurm_recipes.py, on a one-node cluster.
+    (r"\bsbatch\b|tools/sprt-waves\.sh", "a Slurm cluster (tests/slurm_recipes.py runs these recipes on one)",
+     lambda: False),
     (r"\bparallel\b.*(--sshlogin|-S 1/node)", "the machines named in --sshlogin/-S",
      lambda: False),
     (r"\bcargo \+nightly fuzz\b", "cargo-fuzz", lambda: shutil.which("cargo-fuzz")),

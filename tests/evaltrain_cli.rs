@@ -326,7 +326,7 @@ fn train_starts_from_the_weights_init_names() {
     let (data, out) = (dir.join("a.data"), dir.join("w.tew"));
     assert!(datagen(&data, 8, 2).status.success());
     let learned_file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("engine/src/eval/weights/armenian-learned.tew")
+        .join("engine/data/weights/armenian-learned.tew")
         .to_str()
         .unwrap()
         .to_string();

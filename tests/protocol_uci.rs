@@ -1078,7 +1078,7 @@ fn search_score(e: &mut Engine) -> String {
 
 #[test]
 fn eval_file_selects_a_built_in_set_by_name() {
-    // builtin:armenian-learned (engine/src/eval/weights/) and
+    // builtin:armenian-learned (engine/data/weights/) and
     // builtin:armenian-hand (the hand-set weights of 0.1.0) are in the
     // binary: each replaces the Armenian set (the learned one shows its
     // pattern row, the hand one none; the scores differ) and leaves the

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Nodes and time a UCI engine takes to reach a fixed depth on the start
 position and seven openings of the built-in suite spread evenly over it
-(lines n*k/8 for k = 1..7 of data/openings/VARIANT.txt), each searched by
-a fresh process with one thread and 64 MB: the time-to-depth table of
+(lines n*k/8 for k = 1..7 of engine/data/openings/VARIANT.txt), each
+searched by a fresh process with one thread and 64 MB: the time-to-depth table of
 docs/results.md.
 
     tools/depth_nodes.py ENGINE VARIANT DEPTH [ENGINE_ARG...]
@@ -23,7 +23,7 @@ from uci_engine import UciEngine
 
 def positions(variant):
     here = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(here, "..", "data", "openings", f"{variant}.txt")
+    path = os.path.join(here, "..", "engine", "data", "openings", f"{variant}.txt")
     rows = [r.strip() for r in open(path) if r.strip() and not r.startswith("#")]
     picked = [(None, "")]
     for k in range(1, 8):

@@ -122,6 +122,8 @@ NEEDS = [
     (r"tools/doc_commands\.py(?!.*--list)", "itself: this is the script", lambda: False),
     (r"\bgit worktree add\b", "permission to add a git worktree beside the repository "
      "(the script leaves the repository alone)", lambda: False),
+    (r"\bcargo install\b", "permission to install into ~/.cargo/bin (the script leaves the "
+     "machine alone)", lambda: False),
 ]
 
 # Binaries the docs name that only --bin can provide: (pattern, --bin name).

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Scores an openings file (`start FEN | moves`, as `tama match --dump-openings`
 prints it) with a fixed-depth search of a UCI engine, one position at a time,
-and prints the suite format of data/openings/: `start FEN | moves | cp depth`,
-the score in centi-men from White's side.
+and prints the suite format of engine/data/openings/: `start FEN | moves |
+cp depth`, the score in centi-men from White's side.
 
     tama match --dump-openings -variant armenian > /tmp/a.txt
     nice -n 10 tools/score_openings.py target/release/tama armenian 14 < /tmp/a.txt

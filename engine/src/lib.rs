@@ -1,6 +1,10 @@
-//! Tama's engine: board, move generation, evaluation and search for Armenian
-//! draughts (Tama) and Turkish draughts (Dama). No I/O: the protocol crate
-//! drives it.
+//! Tama's engine: board, move generation, evaluation, search and endgame
+//! databases for Armenian draughts (Tama) and Turkish draughts (Dama). It
+//! reads no input and prints nothing: the protocol crate drives it. Its only
+//! files are the endgame databases (`egtb`: written by the build, mapped by
+//! the probe, in a directory the caller names); the weights, opening suites
+//! and shot suite are compiled in from `engine/data/`, and a weights file
+//! the user names is read by the caller and decoded here (`eval::file`).
 //!
 //! Data flows one way, search -> movegen -> board:
 //! - `square`, `bitboard`, `rules`: the board and the rule set;

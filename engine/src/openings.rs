@@ -1,12 +1,13 @@
 //! Openings: a file of FEN lines or PDN games, or the built-in suite.
 //!
 //! The built-in suite is a committed file per variant,
-//! `data/openings/armenian.txt` and `data/openings/turkish.txt`, compiled in:
-//! each line is `start FEN | moves | score depth`, the score (centi-men,
-//! White's view) that Tama's search gave the position at that depth when
-//! the suite was made. The file, not the code, is the suite: results stay
-//! comparable when this generator or the engine changes. The file's header
-//! says how it was made and how balanced it is (docs/match.md).
+//! `engine/data/openings/armenian.txt` and `engine/data/openings/turkish.txt`,
+//! compiled in: each line is `start FEN | moves | score depth`, the score
+//! (centi-men, White's view) that Tama's search gave the position at that
+//! depth when the suite was made. The file, not the code, is the suite:
+//! results stay comparable when this generator or the engine changes. The
+//! file's header says how it was made and how balanced it is
+//! (docs/match.md).
 //!
 //! The candidates were made by `generate` (`tama match --dump-openings
 //! -openings generate`), deterministically:
@@ -58,8 +59,8 @@ pub const SUITE_BALANCE_CP: i32 = 30;
 /// The least depth of a suite score.
 pub const SUITE_DEPTH: u32 = 14;
 
-const ARMENIAN_SUITE: &str = include_str!("../../data/openings/armenian.txt");
-const TURKISH_SUITE: &str = include_str!("../../data/openings/turkish.txt");
+const ARMENIAN_SUITE: &str = include_str!("../data/openings/armenian.txt");
+const TURKISH_SUITE: &str = include_str!("../data/openings/turkish.txt");
 
 /// Where a game starts: a position, and the moves (text) that led to it
 /// from the opening's own start (empty for a bare FEN).

@@ -9,7 +9,7 @@
 //! board patterns (`pattern`). Each variant has its own set
 //! (`VariantWeights`). The default (`builtin`) is one of the sets built in
 //! by name (`named`): the hand-set weights of release 0.1.0, or a learned
-//! set from the files in `eval/weights/` (which `file` reads); `Weights`
+//! set from the files in `engine/data/weights/` (which `file` reads); `Weights`
 //! may replace either variant's set with another built-in one or one
 //! loaded at run time (the `EvalFile` option).
 //!
@@ -168,11 +168,11 @@ pub fn builtin(variant: Variant) -> &'static VariantWeights {
 pub static NAMED: [(&str, &[u8]); 2] = [
     (
         "armenian-learned",
-        include_bytes!("weights/armenian-learned.tew"),
+        include_bytes!("../../data/weights/armenian-learned.tew"),
     ),
     (
         "turkish-learned",
-        include_bytes!("weights/turkish-learned.tew"),
+        include_bytes!("../../data/weights/turkish-learned.tew"),
     ),
 ];
 

@@ -13,6 +13,7 @@ mod probe;
 mod signature;
 mod unmove;
 mod value;
+mod write;
 
 pub use blocks::blocks_decompressed;
 pub use build::{build_bytes_per_entry, BuildOptions, Progress};

@@ -374,8 +374,8 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
     /// Play the K-th of N parts of the run's games (needs --games)
-    #[arg(long, value_name = "K/N", value_parser = shard, requires = "games")]
-    pub shard: Option<tama_train::shard::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = tama_shard::Shard::parse, requires = "games")]
+    pub shard: Option<tama_shard::Shard>,
     /// Merge the files of the shards of one run into --out, a new file
     #[arg(long, value_name = "SHARD", num_args = 1..,
           conflicts_with_all = ["games", "shard", "nodes", "depth", "random_plies", "seed",
@@ -460,10 +460,6 @@ pub struct TrainArgs {
     /// Shuffles the batches
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-}
-
-fn shard(text: &str) -> Result<tama_train::shard::Shard, String> {
-    tama_train::shard::Shard::parse(text)
 }
 
 /// A hand term held at a value (`tama train --fix`).

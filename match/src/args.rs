@@ -8,11 +8,12 @@
 //! `tama match --help` prints both tables.
 
 use super::adjudication::{DrawAdjudication, ResignAdjudication};
-use super::config::{Config, EngineSpec, Order, Shard, Tournament};
+use super::config::{Config, EngineSpec, Order, Tournament};
 use super::sprt::Sprt;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
+use tama_shard::Shard;
 
 /// What the command line asks for.
 #[derive(Debug)]
@@ -293,7 +294,14 @@ const FLAGS: &[Flag] = &[
         args: "K/N",
         help: "play only the K-th of N disjoint parts of the match (pairs kept \
                together, game numbers unchanged); --merge adds the N results files",
-        apply: |p, _, v| put(&mut p.config.shard, Shard::parse(&v[0]).map(Some)),
+        apply: |p, _, v| {
+            put(
+                &mut p.config.shard,
+                Shard::parse(&v[0])
+                    .map(Some)
+                    .map_err(|e| format!("-shard: {e}")),
+            )
+        },
     },
     Flag {
         names: &["quiet"],

@@ -7,13 +7,13 @@
 //! finite (an Elo at a score of 0 or 1) is written as null. Files written by
 //! release 0.1.0 are read as they are (tests/fixtures/results-0.1.0.json).
 
-use super::config::Shard;
 use super::shard::{check_merge, ScheduleId};
 use super::sprt::{Sprt, SprtDecision};
 use super::tally::{GameEntry, PairResult, Summary};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use tama_shard::Shard;
 
 /// The `format` field of every results file.
 pub const FORMAT: &str = "tama-match-results-1";

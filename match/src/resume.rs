@@ -10,7 +10,6 @@
 //! which is played again.
 
 use super::config::Config;
-use super::config::Shard;
 use super::results::{read_results, write_atomically, FORMAT};
 use super::schedule::Job;
 use super::shard::ScheduleId;
@@ -18,6 +17,7 @@ use super::tally::GameEntry;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use tama_engine::notation::pdn::Outcome;
+use tama_shard::Shard;
 
 /// The games the results file of `config` (`-results`) holds, each with
 /// its job of `jobs` (the schedule, or the shard's part of it): none when

@@ -12,7 +12,7 @@ use super::game;
 use super::report::generic_reason;
 use super::resume;
 use super::schedule::{load_openings, pairings, schedule, Job, PairKey};
-use super::shard::ScheduleId;
+use super::shard::{self, ScheduleId};
 use super::signal;
 use super::sprt::SprtDecision;
 use super::tally::{GameEntry, Summary};
@@ -48,7 +48,7 @@ pub fn run(config: Config) -> i32 {
     let id = ScheduleId::of(&config, &openings, all.len());
     let jobs = match config.shard {
         None => all,
-        Some(k) => k.select(all),
+        Some(k) => shard::select(k, all),
     };
     if jobs.is_empty() {
         errln!(

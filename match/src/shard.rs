@@ -37,31 +37,28 @@
 //! debug text (`proto=Uci`, `RoundRobin`, `Adjudication { ... }`); such
 //! files are still read, and merge with each other.
 
-use super::config::{Config, Shard};
+use super::config::Config;
 use super::schedule::Job;
 use serde::{Deserialize, Serialize};
 use tama_engine::openings::Opening;
+use tama_shard::Shard;
 
-// `Shard` itself is a plain setting (`config`); which jobs it plays is
-// the schedule's business, here.
-impl Shard {
-    /// The jobs of this shard, in schedule order, with their game numbers
-    /// unchanged.
-    pub fn select(&self, jobs: Vec<Job>) -> Vec<Job> {
-        let mut unit = 0usize;
-        let mut out = Vec::new();
-        for (i, job) in jobs.iter().enumerate() {
-            // A new unit starts with every game that is not the second game
-            // of the pair of the game before.
-            if i > 0 && (job.pair.is_none() || job.pair != jobs[i - 1].pair) {
-                unit += 1;
-            }
-            if unit % self.count as usize == (self.index - 1) as usize {
-                out.push(job.clone());
-            }
+/// The jobs of `shard`, in schedule order, with their game numbers
+/// unchanged.
+pub fn select(shard: Shard, jobs: Vec<Job>) -> Vec<Job> {
+    let mut unit = 0u64;
+    let mut out = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        // A new unit starts with every game that is not the second game
+        // of the pair of the game before.
+        if i > 0 && (job.pair.is_none() || job.pair != jobs[i - 1].pair) {
+            unit += 1;
         }
-        out
+        if shard.owns(unit) {
+            out.push(job.clone());
+        }
     }
+    out
 }
 
 /// What makes two results files parts of one match: everything that
@@ -333,7 +330,7 @@ mod tests {
             let key = |j: &Job| (j.round, j.game_in_round);
             let mut seen: Vec<(u32, u32)> = Vec::new();
             for k in 1..=3 {
-                let part = Shard { index: k, count: 3 }.select(all.clone());
+                let part = select(Shard { index: k, count: 3 }, all.clone());
                 assert!(!part.is_empty());
                 // Every game keeps its number, colours and opening.
                 for j in &part {
@@ -360,7 +357,10 @@ mod tests {
             assert_eq!(seen, expect, "repeat {repeat}");
         }
         // With -repeat, 7 rounds = 7 pairs: shard 1/3 has pairs 0, 3, 6.
-        let part = Shard { index: 1, count: 3 }.select(schedule(&two_engines(7, true), 5));
+        let part = select(
+            Shard { index: 1, count: 3 },
+            schedule(&two_engines(7, true), 5),
+        );
         let rounds: Vec<u32> = part.iter().map(|j| j.round).collect();
         assert_eq!(rounds, [1, 1, 4, 4, 7, 7]);
     }
@@ -421,10 +421,6 @@ mod tests {
 
     #[test]
     fn shard_flags_and_differences() {
-        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
-        for bad in ["0/4", "5/4", "2", "a/b", "1/0", "-1/3"] {
-            assert!(Shard::parse(bad).is_err(), "{bad}");
-        }
         let a = ScheduleId {
             seed: 1,
             shards: 4,

@@ -12,10 +12,10 @@
 //! in at most one partial game: `scan` finds where the whole games end, and
 //! the writer cuts the tail there before it appends more.
 
-use crate::shard::Shard;
 use tama_engine::bitboard::Bitboard;
 use tama_engine::position::Position;
 use tama_engine::rules::{Color, Rules};
+use tama_shard::Shard;
 
 /// The first bytes of a training-data file.
 pub const MAGIC: &[u8; 8] = b"TAMADATA";

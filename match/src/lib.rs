@@ -15,8 +15,9 @@
 //!   `sprt`: the sequential probability ratio test;
 //! - `tally`: the counts of a match; `report`: its tables; `results`: its
 //!   results file and `--merge`;
-//! - `resume`: `-resume`, going on from the results file;
-//! - `signal`: Ctrl-C and SIGTERM.
+//! - `resume`: `-resume`, going on from the results file.
+//!
+//! Ctrl-C and SIGTERM, and the engines' processes, are `tama_os`'s.
 
 /// `println!` / `eprintln!` that do not panic when the stream is closed
 /// (`tama match ... | head`): what cannot be written is dropped.
@@ -47,7 +48,6 @@ mod resume;
 mod run;
 pub mod schedule;
 pub mod shard;
-pub mod signal;
 pub mod sprt;
 pub mod tally;
 

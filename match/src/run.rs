@@ -13,7 +13,6 @@ use super::report::generic_reason;
 use super::resume;
 use super::schedule::{load_openings, pairings, schedule, Job, PairKey};
 use super::shard::{self, ScheduleId};
-use super::signal;
 use super::sprt::SprtDecision;
 use super::tally::{GameEntry, Summary};
 use std::collections::{HashMap, VecDeque};
@@ -27,6 +26,7 @@ use std::time::{Duration, Instant};
 use tama_engine::notation::pdn::{today, GameRecord, Outcome};
 use tama_engine::openings::Opening;
 use tama_engine::Color;
+use tama_os::signal;
 
 /// What the workers send back.
 enum Done {

@@ -1,8 +1,7 @@
 //! The client side of the protocol: starting an engine process and talking
 //! to it in the UCI or the Hub dialect, for the match runner.
 //!
-//! - `process`: the child process, its output lines and its end (also used
-//!   by the board's engine sessions);
+//! - `tama_os::process`: the child process, its output lines and its end;
 //! - `uci`, `hub`: what the client writes and reads in each dialect;
 //! - here: the conversation (handshake, new game, one move) and its faults.
 //!
@@ -11,10 +10,8 @@
 //! whose fault it was.
 
 pub mod hub;
-pub mod process;
 pub mod uci;
 
-use process::{Process, Wait};
 use std::io::ErrorKind;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -22,6 +19,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tama_engine::notation::shorten;
 use tama_engine::{Color, Move, MoveError, Position, Rules};
+use tama_os::process::{Process, Wait};
 
 /// The dialect an engine speaks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -3,7 +3,7 @@
 //!
 //! `tama match` is the exception: clap hands its arguments over untouched,
 //! since its cutechess-style single-dash grammar (`-engine cmd=...`) is the
-//! match runner's own (`tama_match::args`, which also prints its help).
+//! match runner's own (`tama_match::cli::args`, which also prints its help).
 
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};

@@ -2,10 +2,10 @@
 //! the rules, adjudication, statistics and output files. Built from the
 //! command line by `args`; read by everything else.
 
-use super::adjudication::Adjudication;
-use super::clock::TimeControl;
-use super::sprt::Sprt;
 use crate::client::EngineCommand;
+use crate::play::adjudication::Adjudication;
+use crate::play::clock::TimeControl;
+use crate::stats::sprt::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
 use tama_engine::Rules;

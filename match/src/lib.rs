@@ -2,20 +2,21 @@
 //! tournaments, refereed with the rules core (docs/match.md has every flag),
 //! and the client that drives the engines.
 //!
-//! - `client`: engine processes and the UCI and Hub dialects, client side;
-//! - `args`: the command line; `config`: what it describes;
+//! The modules by job, as the flow of a match goes:
+//!
+//! - `cli`: the command line (`args`); `config`: what it describes;
 //! - `schedule`: pairings, rounds, colours and openings of every game (the
 //!   opening suites and PDN are the engine's: `tama_engine::openings`,
-//!   `tama_engine::notation::pdn`);
-//! - `run`: the worker threads and the counting of finished games;
-//! - `game`: one game (engine processes, referee); `clock`: time controls
-//!   and clocks; `adjudication`: ending games early;
-//! - `shard`: `-shard K/N` and what a merge of shards checks;
-//! - `elo`: Elo, error bar, LOS; `pentanomial`: paired-game counts;
-//!   `sprt`: the sequential probability ratio test;
-//! - `tally`: the counts of a match; `report`: its tables; `results`: its
-//!   results file and `--merge`;
-//! - `resume`: `-resume`, going on from the results file.
+//!   `tama_engine::notation::pdn`), and `schedule::shard`: `-shard K/N` and
+//!   what a merge of shards checks;
+//! - `play`: the worker threads and the main loop (`run`), one game
+//!   (`game`), clocks (`clock`), ending games early (`adjudication`),
+//!   `-resume` (`resume`);
+//! - `client`: engine conversations in the UCI and Hub dialects;
+//! - `stats`: Elo, error bar, LOS (`elo`), paired-game counts
+//!   (`pentanomial`), the SPRT (`sprt`), the counts of a match (`tally`);
+//! - `output`: the tables (`report`) and the results file and `--merge`
+//!   (`results`).
 //!
 //! Ctrl-C and SIGTERM, and the engines' processes, are `tama_os`'s.
 
@@ -34,24 +35,15 @@ macro_rules! errln {
     }};
 }
 
-pub mod adjudication;
-pub mod args;
+pub mod cli;
 pub mod client;
-pub mod clock;
 pub mod config;
-pub mod elo;
-pub mod game;
-pub mod pentanomial;
-pub mod report;
-pub mod results;
-mod resume;
-mod run;
+pub mod output;
+pub mod play;
 pub mod schedule;
-pub mod shard;
-pub mod sprt;
-pub mod tally;
+pub mod stats;
 
-use args::Command;
+use cli::args::{self, Command};
 use schedule::load_openings;
 
 /// Entry point of `tama match ARGS...`; returns the exit status.
@@ -61,14 +53,14 @@ pub fn main(args: &[String]) -> i32 {
             errln!("error: {e}");
             2
         }
-        Ok(Command::Run(c)) => run::run(*c),
+        Ok(Command::Run(c)) => play::run::run(*c),
         Ok(Command::Merge {
             files,
             results,
             sprt,
-        }) => results::merge_command(&files, results.as_deref(), sprt),
+        }) => output::results::merge_command(&files, results.as_deref(), sprt),
         Ok(Command::Help) => {
-            outln!("{}", args::help());
+            outln!("{}", cli::help::help());
             0
         }
         Ok(Command::DumpOpenings(c)) => match load_openings(&c.openings, c.rules, c.seed) {

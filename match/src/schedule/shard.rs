@@ -37,8 +37,8 @@
 //! debug text (`proto=Uci`, `RoundRobin`, `Adjudication { ... }`); such
 //! files are still read, and merge with each other.
 
-use super::config::Config;
-use super::schedule::Job;
+use crate::config::Config;
+use crate::schedule::Job;
 use serde::{Deserialize, Serialize};
 use tama_engine::openings::Opening;
 use tama_shard::Shard;
@@ -303,9 +303,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::EngineSpec;
-    use super::super::schedule::schedule;
     use super::*;
+    use crate::config::EngineSpec;
+    use crate::schedule::schedule;
 
     fn two_engines(rounds: u32, repeat: bool) -> Config {
         let mut c = Config {
@@ -367,9 +367,9 @@ mod tests {
 
     #[test]
     fn the_schedule_identity_is_written_as_documented() {
-        use super::super::adjudication::DrawAdjudication;
-        use super::super::config::{Order, Tournament};
         use crate::client::Proto;
+        use crate::config::{Order, Tournament};
+        use crate::play::adjudication::DrawAdjudication;
         use std::time::Duration;
         let mut c = two_engines(2, true);
         let a = &mut c.engines[0];

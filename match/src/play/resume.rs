@@ -9,11 +9,11 @@
 //! last results file (the runner was killed between the two writes),
 //! which is played again.
 
-use super::config::Config;
-use super::results::{read_results, write_atomically, FORMAT};
-use super::schedule::Job;
-use super::shard::ScheduleId;
-use super::tally::GameEntry;
+use crate::config::Config;
+use crate::output::results::{read_results, write_atomically, FORMAT};
+use crate::schedule::shard::ScheduleId;
+use crate::schedule::Job;
+use crate::stats::tally::GameEntry;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use tama_engine::notation::pdn::Outcome;

@@ -7,9 +7,9 @@
 //! finite (an Elo at a score of 0 or 1) is written as null. Files written by
 //! release 0.1.0 are read as they are (tests/fixtures/results-0.1.0.json).
 
-use super::shard::{check_merge, ScheduleId};
-use super::sprt::{Sprt, SprtDecision};
-use super::tally::{GameEntry, PairResult, Summary};
+use crate::schedule::shard::{check_merge, ScheduleId};
+use crate::stats::sprt::{Sprt, SprtDecision};
+use crate::stats::tally::{GameEntry, PairResult, Summary};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -196,12 +196,12 @@ impl Summary {
             }
         }
         for p in &file.pairs {
-            let wdl = super::elo::Wdl {
+            let wdl = crate::stats::elo::Wdl {
                 wins: p.wins,
                 draws: p.draws,
                 losses: p.losses,
             };
-            let penta = super::pentanomial::Penta(p.pentanomial);
+            let penta = crate::stats::pentanomial::Penta(p.pentanomial);
             let (entry, flipped) = self.pair_mut(&p.first, &p.second);
             if flipped {
                 entry.wdl.add(&wdl.flipped());
@@ -327,14 +327,14 @@ fn game_number(round: &str) -> (u64, u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::elo::Wdl;
-    use super::super::pentanomial::Penta;
     use super::*;
+    use crate::stats::elo::Wdl;
+    use crate::stats::pentanomial::Penta;
 
     /// Written by `tama match` of release 0.1.0 (two copies of 0.1.0 at
     /// depths 1 and 3, three rounds with -repeat, -sprt); see
     /// docs/testing.md.
-    const RELEASE_0_1_0: &str = include_str!("../../tests/fixtures/results-0.1.0.json");
+    const RELEASE_0_1_0: &str = include_str!("../../../tests/fixtures/results-0.1.0.json");
 
     /// The two shards of one match, written by `tama match` of release
     /// 0.2.0 (schedule identity of format 1): `tama match -engine

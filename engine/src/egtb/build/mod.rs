@@ -33,7 +33,8 @@ mod results;
 
 use super::compress::{compress_bytes, CompressOptions};
 use super::file::{file_name, Encoding, Header, Layout, TableStats};
-use super::index::{Placement, TableIndex};
+use super::index::TableIndex;
+use super::placement::Placement;
 use super::probe::{EgtbError, Table, Tablebase};
 use super::signature::Signature;
 use super::unmove::quiet_predecessors;

@@ -20,18 +20,17 @@
 //!
 //! Ctrl-C and SIGTERM, and the engines' processes, are `tama_os`'s.
 
-/// `println!` / `eprintln!` that do not panic when the stream is closed
-/// (`tama match ... | head`): what cannot be written is dropped.
+/// A line to the console's `out` / `err` that cannot fail: what cannot be
+/// written (`tama match ... | head`) is dropped, so a closed stream never
+/// stops a match.
 macro_rules! outln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($t)*);
+    ($console:expr, $($t:tt)*) => {{
+        let _ = writeln!($console.out, $($t)*);
     }};
 }
 macro_rules! errln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
+    ($console:expr, $($t:tt)*) => {{
+        let _ = writeln!($console.err, $($t)*);
     }};
 }
 
@@ -45,39 +44,57 @@ pub mod stats;
 
 use cli::args::{self, Command};
 use schedule::load_openings;
+use std::io::Write;
 
-/// Entry point of `tama match ARGS...`; returns the exit status.
-pub fn main(args: &[String]) -> i32 {
+/// Where the runner writes: the tables (and `--dump-openings`' list) on
+/// `out`; the header, progress lines, warnings and errors on `err`. The
+/// binary gives it stdout and stderr; the crate itself prints nothing.
+pub struct Console<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+}
+
+/// Carries out `tama match ARGS...` (a match, a merge of results files,
+/// the help or the openings list), writing to `console`; returns the exit
+/// status for the binary to exit with.
+pub fn run_command_line(args: &[String], console: &mut Console) -> i32 {
     match args::parse(args) {
         Err(e) => {
-            errln!("error: {e}");
+            errln!(console, "error: {e}");
             2
         }
-        Ok(Command::Run(c)) => play::run::run(*c),
+        Ok(Command::Run(c)) => play::run::run(*c, console),
         Ok(Command::Merge {
             files,
             results,
             sprt,
-        }) => output::results::merge_command(&files, results.as_deref(), sprt),
+        }) => output::results::merge_command(&files, results.as_deref(), sprt, console),
         Ok(Command::Help) => {
-            outln!("{}", cli::help::help());
+            outln!(console, "{}", cli::help::help());
             0
         }
         Ok(Command::DumpOpenings(c)) => match load_openings(&c.openings, c.rules, c.seed) {
             Ok(list) => {
                 for o in list {
                     match (o.moves.is_empty(), o.score) {
-                        (true, None) => outln!("{}", o.start.fen()),
-                        (false, None) => outln!("{} | {}", o.start.fen(), o.moves),
+                        (true, None) => outln!(console, "{}", o.start.fen()),
+                        (false, None) => outln!(console, "{} | {}", o.start.fen(), o.moves),
                         (_, Some(s)) => {
-                            outln!("{} | {} | {} {}", o.start.fen(), o.moves, s.cp, s.depth)
+                            outln!(
+                                console,
+                                "{} | {} | {} {}",
+                                o.start.fen(),
+                                o.moves,
+                                s.cp,
+                                s.depth
+                            )
                         }
                     }
                 }
                 0
             }
             Err(e) => {
-                errln!("error: {e}");
+                errln!(console, "error: {e}");
                 2
             }
         },

@@ -10,6 +10,7 @@
 use crate::schedule::shard::{check_merge, ScheduleId};
 use crate::stats::sprt::{Sprt, SprtDecision};
 use crate::stats::tally::{GameEntry, PairResult, Summary};
+use crate::Console;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -264,26 +265,32 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
 
 /// `tama match --merge`: adds results files into one table (and one results
 /// file); `sprt` (from the command line) replaces the files' own settings.
-pub fn merge_command(files: &[PathBuf], results: Option<&Path>, sprt: Option<Sprt>) -> i32 {
+pub fn merge_command(
+    files: &[PathBuf],
+    results: Option<&Path>,
+    sprt: Option<Sprt>,
+    console: &mut Console,
+) -> i32 {
     match merge_files(files, sprt) {
         Ok(summary) => {
             if !summary.shards_missing.is_empty() {
                 errln!(
+                console,
                     "warning: shards {:?} are missing: these are not the figures of the whole match",
                     summary.shards_missing
                 );
             }
-            outln!("{}", summary.table());
+            outln!(console, "{}", summary.table());
             if let Some(path) = results {
                 if let Err(e) = summary.write_results(path) {
-                    errln!("error: {e}");
+                    errln!(console, "error: {e}");
                     return 1;
                 }
             }
             0
         }
         Err(e) => {
-            errln!("error: {e}");
+            errln!(console, "error: {e}");
             2
         }
     }

@@ -10,6 +10,7 @@ use crate::schedule::{pairings, Job, PairKey};
 use crate::stats::elo::fmt_elo;
 use crate::stats::sprt::SprtDecision;
 use crate::stats::tally::{GameEntry, Summary};
+use crate::Console;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
@@ -90,9 +91,14 @@ impl Results {
     /// Counts games as they finish until every worker has ended, writing
     /// the results file after each; watches for Ctrl-C, SIGTERM and the
     /// SPRT decision, which abort the games in progress.
-    pub(super) fn collect(&mut self, rx: &Receiver<Done>, abort: &AtomicBool) {
+    pub(super) fn collect(
+        &mut self,
+        rx: &Receiver<Done>,
+        abort: &AtomicBool,
+        console: &mut Console,
+    ) {
         loop {
-            self.notice_signal(abort);
+            self.notice_signal(abort, console);
             let (job, record) = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(Done::Game(j, r)) => (j, r),
                 Ok(Done::Aborted) | Err(RecvTimeoutError::Timeout) => continue,
@@ -101,16 +107,16 @@ impl Results {
             // A game that ends after the signal may have ended by it (a job
             // system signals the engines too): not counted, like the games
             // aborted; `-resume` plays it again.
-            if self.notice_signal(abort) {
+            if self.notice_signal(abort, console) {
                 continue;
             }
-            self.write_pdn(&record);
+            self.write_pdn(&record, console);
             self.count(&job, entry(&job, &record, &self.names));
-            self.save_progress();
+            self.save_progress(console);
             if !self.config_quiet {
-                errln!("{}", self.progress_line(&job, &record));
+                errln!(console, "{}", self.progress_line(&job, &record));
             }
-            if self.sprt_decided() {
+            if self.sprt_decided(console) {
                 abort.store(true, Ordering::Relaxed);
             }
         }
@@ -118,7 +124,7 @@ impl Results {
 
     /// Whether Ctrl-C or SIGTERM has arrived; the first time, stops the
     /// games in progress.
-    fn notice_signal(&mut self, abort: &AtomicBool) -> bool {
+    fn notice_signal(&mut self, abort: &AtomicBool, console: &mut Console) -> bool {
         if !signal::interrupted() {
             return false;
         }
@@ -128,6 +134,7 @@ impl Results {
             abort.store(true, Ordering::Relaxed);
             signal::restore_default();
             errln!(
+                console,
                 "interrupted ({}): stopping the games in progress; writing the results",
                 signal::received().unwrap_or("signal")
             );
@@ -138,26 +145,26 @@ impl Results {
     /// Writes the results file of the games so far, marked interrupted
     /// (which it is, should the runner die now), so that no game is lost
     /// on a crash, a SIGKILL or a lost machine.
-    fn save_progress(&self) {
+    fn save_progress(&self, console: &mut Console) {
         let Some(path) = &self.results_path else {
             return;
         };
         let mut file = self.summary.to_results();
         file.interrupted = true;
         if let Err(e) = file.write(path) {
-            errln!("warning: {e}");
+            errln!(console, "warning: {e}");
         }
     }
 
     /// Appends the game to the PDN file at once, so that nothing is lost
     /// on a crash or Ctrl-C.
-    fn write_pdn(&mut self, record: &GameRecord) {
+    fn write_pdn(&mut self, record: &GameRecord, console: &mut Console) {
         if let Some(f) = self.pdn_file.as_mut() {
             let ok = f
                 .write_all(record.to_pdn().as_bytes())
                 .and_then(|_| f.flush());
             if let Err(e) = ok {
-                errln!("warning: cannot write the PDN file: {e}");
+                errln!(console, "warning: cannot write the PDN file: {e}");
             }
         }
     }
@@ -241,7 +248,7 @@ impl Results {
     }
 
     /// Whether the SPRT has just reached a decision (the match then stops).
-    pub(super) fn sprt_decided(&mut self) -> bool {
+    pub(super) fn sprt_decided(&mut self, console: &mut Console) -> bool {
         let Some(st) = self.summary.sprt_state() else {
             return false;
         };
@@ -252,17 +259,20 @@ impl Results {
         let what = if d == SprtDecision::H1 { "H1" } else { "H0" };
         self.stop_reason = Some(format!("SPRT: {what} accepted (LLR {llr:.3})"));
         if !self.config_quiet {
-            errln!("SPRT decided: {what} accepted (LLR {llr:.3}); stopping");
+            errln!(
+                console,
+                "SPRT decided: {what} accepted (LLR {llr:.3}); stopping"
+            );
         }
         true
     }
 
     /// Prints the tables, writes the results file; the exit status.
-    pub(super) fn finish(&self) -> i32 {
-        outln!("{}", self.summary.table());
+    pub(super) fn finish(&self, console: &mut Console) -> i32 {
+        outln!(console, "{}", self.summary.table());
         if let Some(path) = &self.results_path {
             if let Err(e) = self.summary.write_results(path) {
-                errln!("error: {e}");
+                errln!(console, "error: {e}");
                 return 1;
             }
         }

@@ -10,6 +10,7 @@ use crate::play::resume;
 use crate::schedule::shard::ScheduleId;
 use crate::schedule::{load_openings, Job};
 use crate::stats::tally::GameEntry;
+use crate::Console;
 use std::fs::File;
 use std::sync::atomic::AtomicBool;
 use tama_engine::openings::Opening;
@@ -102,6 +103,7 @@ pub(super) fn resumed(
     config: &Config,
     id: &ScheduleId,
     jobs: &[Job],
+    console: &mut Console,
 ) -> Result<Vec<(Job, GameEntry)>, String> {
     if !config.resume {
         return Ok(Vec::new());
@@ -111,6 +113,7 @@ pub(super) fn resumed(
         let dropped = resume::trim_pdn(pdn, &played)?;
         if dropped > 0 && !config.quiet {
             errln!(
+                console,
                 "resuming: {dropped} games of {} not in the results file were dropped (they are played again)",
                 pdn.display()
             );

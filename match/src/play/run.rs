@@ -10,6 +10,7 @@ use crate::config::{Config, EngineSpec};
 use crate::play::game;
 use crate::schedule::shard::{self, ScheduleId};
 use crate::schedule::{schedule, Job};
+use crate::Console;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -20,12 +21,12 @@ use tama_engine::openings::Opening;
 use tama_os::signal;
 
 /// Runs a configured match; returns the process exit status.
-pub fn run(config: Config) -> i32 {
+pub fn run(config: Config, console: &mut Console) -> i32 {
     signal::install();
     let openings = match prepare(&config) {
         Ok(p) => p,
         Err(e) => {
-            errln!("error: {e}");
+            errln!(console, "error: {e}");
             return 2;
         }
     };
@@ -37,30 +38,31 @@ pub fn run(config: Config) -> i32 {
     };
     if jobs.is_empty() {
         errln!(
+            console,
             "error: shard {} has no games (the schedule has {} games)",
             config.shard.map_or(String::new(), |k| k.to_string()),
             id.games_total
         );
         return 2;
     }
-    let played = match resumed(&config, &id, &jobs) {
+    let played = match resumed(&config, &id, &jobs, console) {
         Ok(p) => p,
         Err(e) => {
-            errln!("error: {e}");
+            errln!(console, "error: {e}");
             return 2;
         }
     };
     let pdn_file = match open_pdn(&config) {
         Ok(f) => f,
         Err(e) => {
-            errln!("error: {e}");
+            errln!(console, "error: {e}");
             return 2;
         }
     };
     let total = jobs.len();
     let mut results = Results::new(&config, total, pdn_file, id);
     if !config.quiet {
-        errln!("{}", header(&config, total, openings.len()));
+        errln!(console, "{}", header(&config, total, openings.len()));
     }
     for (job, game) in &played {
         results.count(job, game.clone());
@@ -68,7 +70,7 @@ pub fn run(config: Config) -> i32 {
     results.resumed = played.len();
     let done: std::collections::HashSet<String> =
         played.iter().map(|(_, g)| g.round.clone()).collect();
-    let jobs: Vec<Job> = if results.sprt_decided() {
+    let jobs: Vec<Job> = if results.sprt_decided(console) {
         Vec::new()
     } else {
         jobs.into_iter()
@@ -77,22 +79,23 @@ pub fn run(config: Config) -> i32 {
     };
     if config.resume && !config.quiet {
         errln!(
+            console,
             "resuming: {} of the {total} games are in the results file; {} to play",
             played.len(),
             jobs.len()
         );
     }
     if jobs.is_empty() {
-        return results.finish();
+        return results.finish(console);
     }
     let config = Arc::new(config);
     let abort = Arc::new(AtomicBool::new(false));
     let (rx, workers) = start_workers(&config, Arc::new(openings), jobs, &abort);
-    results.collect(&rx, &abort);
+    results.collect(&rx, &abort, console);
     for w in workers {
         let _ = w.join();
     }
-    results.finish()
+    results.finish(console)
 }
 
 /// Starts the worker threads; each takes the next job from the queue until

@@ -76,11 +76,23 @@ fn data_header_round_trips() {
     assert_eq!(DataHeader::decode(&h.encode()), Ok(h));
     let mut bad = h.encode();
     bad[0] = b'X';
-    assert!(DataHeader::decode(&bad).is_err());
-    assert!(DataHeader::decode(&h.encode()[..31]).is_err());
+    let not_data = DataHeader::decode(&bad).unwrap_err();
+    assert_eq!(not_data, RecordError::NotData);
+    assert_eq!(
+        not_data.to_string(),
+        "not a Tama training-data file (no TAMADATA header)"
+    );
+    assert_eq!(
+        DataHeader::decode(&h.encode()[..31]),
+        Err(RecordError::NotData)
+    );
     let mut bad = h.encode();
     bad[10] = 8; // no such rules
-    assert!(DataHeader::decode(&bad).is_err());
+    let e = DataHeader::decode(&bad).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "training-data header names unknown rules (8)"
+    );
     // A shard's header: the whole run's, version 2, and the tag.
     let s = shard_header(2, 3, 10);
     assert_eq!(s.encode().len(), SHARD_HEADER_BYTES);
@@ -92,7 +104,9 @@ fn data_header_round_trips() {
         // Shard 0/3 and 4/3 do not exist.
         let mut bad = s.encode();
         bad[32] = index;
-        assert!(DataHeader::decode(&bad).is_err(), "shard {index}/3");
+        let e = DataHeader::decode(&bad).unwrap_err();
+        let text = format!("a shard's header is malformed (shard {index}/3)");
+        assert_eq!(e.to_string(), text);
     }
 }
 
@@ -294,14 +308,31 @@ fn damaged_games_are_refused() {
     }
     let mut bad = body.clone();
     bad[2] = 3; // a result that does not exist
-    assert!(scan(&bad, rules).is_err());
+    let Err(e) = scan(&bad, rules) else {
+        panic!("a damaged game was read")
+    };
+    let at = HEADER_BYTES;
+    assert_eq!(
+        e.to_string(),
+        format!("damaged game at byte {at}: result 3")
+    );
     let mut bad = body.clone();
     bad[3] = 9; // an ending that does not exist
-    assert!(scan(&bad, rules).is_err());
+    let Err(e) = scan(&bad, rules) else {
+        panic!("a damaged game was read")
+    };
+    assert_eq!(
+        e.to_string(),
+        format!("damaged game at byte {at}: ending 9")
+    );
     if !games[0].positions.is_empty() {
         let mut bad = body.clone();
         bad[GAME_HEADER_BYTES + 18] = 2; // side to move
-        assert!(scan(&bad, rules).is_err());
+        let Err(e) = scan(&bad, rules) else {
+            panic!("a damaged game was read")
+        };
+        let text = format!("damaged game at byte {at}: a position record is malformed");
+        assert_eq!(e.to_string(), text);
     }
 }
 

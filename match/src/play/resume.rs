@@ -35,7 +35,7 @@ pub fn played(
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let file = read_results(path)?;
+    let file = read_results(path).map_err(|e| e.to_string())?;
     let fail = |why: String| format!("cannot resume from {}: {why}", path.display());
     if file.format != FORMAT {
         return Err(fail("not a tama match results file".into()));

@@ -209,43 +209,93 @@ pub struct Covered {
     pub missing: Vec<u32>,
 }
 
+/// Why files do not merge as the shards of one match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// A whole match given with a shard.
+    WholeWithShard { whole: String, shard: String },
+    /// A shard's file without its schedule identity.
+    NoSchedule(String),
+    /// Two shards of different matches, and what differs.
+    OtherMatch {
+        first: String,
+        other: String,
+        difference: String,
+    },
+    /// The same shard in two files.
+    Twice {
+        shard: Shard,
+        before: String,
+        again: String,
+    },
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::WholeWithShard { whole, shard } => write!(
+                f,
+                "{whole} is a whole match and {shard} a shard: a shard merges only with the other shards of its match"
+            ),
+            MergeError::NoSchedule(name) => write!(f, "{name}: a shard without its schedule"),
+            MergeError::OtherMatch {
+                first,
+                other,
+                difference,
+            } => write!(f, "{first} and {other} are not shards of one match: {difference}"),
+            MergeError::Twice {
+                shard,
+                before,
+                again,
+            } => write!(f, "shard {shard} is given twice ({before} and {again})"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
 /// Checks the files of a merge (name, schedule, shard): shards merge only
 /// with shards of the same schedule, each once, and not with whole
 /// matches; whole matches (no shard) merge as before.
 pub fn check_merge(
     files: &[(String, Option<ScheduleId>, Option<Shard>)],
-) -> Result<Covered, String> {
+) -> Result<Covered, MergeError> {
     let shards: Vec<_> = files.iter().filter(|f| f.2.is_some()).collect();
     let Some(first) = shards.first() else {
         return Ok(Covered::default());
     };
     if let Some(whole) = files.iter().find(|f| f.2.is_none()) {
-        return Err(format!(
-            "{} is a whole match and {} a shard: a shard merges only with the other shards of its match",
-            whole.0, first.0
-        ));
+        return Err(MergeError::WholeWithShard {
+            whole: whole.0.clone(),
+            shard: first.0.clone(),
+        });
     }
     let id = first
         .1
         .clone()
-        .ok_or_else(|| format!("{}: a shard without its schedule", first.0))?;
+        .ok_or_else(|| MergeError::NoSchedule(first.0.clone()))?;
     let mut seen: Vec<(u32, &str)> = Vec::new();
     for (name, schedule, shard) in shards.iter().map(|f| (&f.0, &f.1, f.2)) {
         let other = schedule
             .as_ref()
-            .ok_or_else(|| format!("{name}: a shard without its schedule"))?;
+            .ok_or_else(|| MergeError::NoSchedule(name.clone()))?;
         if let Some(d) = id.difference(other) {
-            return Err(format!(
-                "{} and {name} are not shards of one match: {d}",
-                first.0
-            ));
+            return Err(MergeError::OtherMatch {
+                first: first.0.clone(),
+                other: name.clone(),
+                difference: d,
+            });
         }
         let k = shard.map_or(0, |s| s.index);
         if let Some((_, before)) = seen.iter().find(|(i, _)| *i == k) {
-            return Err(format!(
-                "shard {k}/{} is given twice ({before} and {name})",
-                id.shards
-            ));
+            return Err(MergeError::Twice {
+                shard: Shard {
+                    index: k,
+                    count: id.shards,
+                },
+                before: before.to_string(),
+                again: name.clone(),
+            });
         }
         seen.push((k, name.as_str()));
     }

@@ -2,14 +2,14 @@
 //! the rules, adjudication, statistics and output files. Built from the
 //! command line by `args`; read by everything else.
 
-use super::adjudication::Adjudication;
-use super::clock::TimeControl;
-use super::sprt::Sprt;
 use crate::client::EngineCommand;
-use serde::{Deserialize, Serialize};
+use crate::play::adjudication::Adjudication;
+use crate::play::clock::TimeControl;
+use crate::stats::sprt::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
 use tama_engine::Rules;
+use tama_shard::Shard;
 
 #[derive(Clone, Debug, Default)]
 pub struct EngineSpec {
@@ -120,34 +120,5 @@ impl Default for Config {
             shard: None,
             quiet: false,
         }
-    }
-}
-
-/// `-shard K/N`: part `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl Shard {
-    /// Reads `K/N` (1 <= K <= N).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("-shard: expected K/N with 1 <= K <= N, got {text:?}");
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u32, u32) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
     }
 }

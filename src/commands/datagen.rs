@@ -48,13 +48,8 @@ pub fn run(a: &DatagenArgs) -> Result<i32> {
             None => None,
         },
     };
-    tama_match::signal::install();
-    let s = datagen::run(
-        &settings,
-        &tama_match::signal::interrupted,
-        &mut progress_line,
-    )
-    .message()?;
+    tama_os::signal::install();
+    let s = datagen::run(&settings, &tama_os::signal::interrupted, &mut progress_line).message()?;
     if std::io::stderr().is_terminal() {
         eprintln!();
     }

@@ -4,7 +4,7 @@
 //! `data:` line per protocol line. Page -> engine: `POST /engine/send` with
 //! the session's token and the lines as the body. The relay reads nothing
 //! into the lines: the page is a protocol client like any other GUI. The
-//! engine processes are the match runner's (`tama_match::client::process`).
+//! engine processes are `tama_os::process`'s, as the match runner's are.
 
 use super::http::{self, Request};
 use std::collections::hash_map::RandomState;
@@ -19,7 +19,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
-use tama_match::client::process::Process;
+use tama_os::process::Process;
 
 /// Engine processes at once: a few tabs are normal, a hundred is a runaway.
 pub const MAX_SESSIONS: usize = 8;

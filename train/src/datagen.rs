@@ -17,7 +17,7 @@
 use crate::record::ShardTag;
 use crate::record::{self, DataHeader, GameRecord};
 use crate::selfplay::SelfPlay;
-use crate::shard::{self, Shard};
+use crate::shard;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -30,6 +30,7 @@ use tama_engine::openings;
 use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
 use tama_engine::{movegen, Game, Rules};
+use tama_shard::Shard;
 
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -137,7 +138,7 @@ fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64
     let body = &bytes[header_bytes..];
     let scan = record::scan(body, header.rules).map_err(|e| format!("{name}: {e}"))?;
     if let Some(t) = header.shard {
-        let share = t.shard.games_of(t.games);
+        let share = t.shard.units_of(t.games);
         if scan.games.len() as u64 > share {
             return Err(format!(
                 "{name} holds {} games, more than the {share} of shard {} of a {}-game run",
@@ -220,9 +221,9 @@ pub fn run(
     let header = settings.header(weights.get(settings.rules.variant));
     let (mut file, had_games, had_positions, dropped_bytes) = open(settings, &header)?;
     // The file's games are the shard's: its `j`-th is the run's game
-    // `shard.game(j)`.
+    // `shard.unit(j)`.
     let shard = settings.shard.unwrap_or(Shard::WHOLE);
-    let share = shard.games_of(settings.games);
+    let share = shard.units_of(settings.games);
     let started = Instant::now();
     let openings = openings::builtin(settings.rules).map_err(|e| e.to_string())?;
     let next = AtomicU64::new(had_games);
@@ -251,7 +252,7 @@ pub fn run(
                     if j >= share || control.is_stopped() {
                         break;
                     }
-                    let g = shard.game(j);
+                    let g = shard.unit(j);
                     let game = play_game(settings, openings, &mut searcher, control, g);
                     if tx.send((j, game)).is_err() {
                         break;

@@ -12,10 +12,70 @@
 //! in at most one partial game: `scan` finds where the whole games end, and
 //! the writer cuts the tail there before it appends more.
 
-use crate::shard::Shard;
 use tama_engine::bitboard::Bitboard;
 use tama_engine::position::Position;
 use tama_engine::rules::{Color, Rules};
+use tama_shard::Shard;
+
+/// Why bytes are not a training-data file this build reads, or where a
+/// file is damaged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// No `TAMADATA` header.
+    NotData,
+    /// A format version this build does not read.
+    Version(u16),
+    /// Rules by an index this build does not know.
+    UnknownRules(u8),
+    /// A shard's header shorter than a shard header is.
+    ShardHeaderShort,
+    /// A shard's header with an impossible shard or non-zero padding.
+    ShardHeaderMalformed { index: u32, count: u32 },
+    /// A game that is not whole-and-valid, at this byte of the file.
+    DamagedGame(usize, Damage),
+}
+
+/// What is wrong with a damaged game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Damage {
+    /// A result byte that is none of the three results.
+    Result(u8),
+    /// An ending byte that names no ending.
+    Ending(u8),
+    /// A position record that cannot be a position.
+    Position,
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::NotData => {
+                write!(f, "not a Tama training-data file (no TAMADATA header)")
+            }
+            RecordError::Version(v) => write!(
+                f,
+                "training-data format version {v}, this build reads {FORMAT_VERSION} and {SHARD_FORMAT_VERSION}"
+            ),
+            RecordError::UnknownRules(r) => {
+                write!(f, "training-data header names unknown rules ({r})")
+            }
+            RecordError::ShardHeaderShort => write!(f, "a shard's header cut short"),
+            RecordError::ShardHeaderMalformed { index, count } => {
+                write!(f, "a shard's header is malformed (shard {index}/{count})")
+            }
+            RecordError::DamagedGame(offset, damage) => {
+                write!(f, "damaged game at byte {offset}: ")?;
+                match damage {
+                    Damage::Result(b) => write!(f, "result {b}"),
+                    Damage::Ending(b) => write!(f, "ending {b}"),
+                    Damage::Position => write!(f, "a position record is malformed"),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 /// The first bytes of a training-data file.
 pub const MAGIC: &[u8; 8] = b"TAMADATA";
@@ -110,33 +170,30 @@ impl DataHeader {
         h
     }
 
-    /// Reads the header at the start of `bytes`; a one-line reason when it is not one this build reads.
-    pub fn decode(bytes: &[u8]) -> Result<DataHeader, String> {
+    /// Reads the header at the start of `bytes`; why not when it is not one
+    /// this build reads.
+    pub fn decode(bytes: &[u8]) -> Result<DataHeader, RecordError> {
         if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
-            return Err("not a Tama training-data file (no TAMADATA header)".into());
+            return Err(RecordError::NotData);
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
         if version != FORMAT_VERSION && version != SHARD_FORMAT_VERSION {
-            return Err(format!(
-                "training-data format version {version}, this build reads {FORMAT_VERSION} and {SHARD_FORMAT_VERSION}"
-            ));
+            return Err(RecordError::Version(version));
         }
         let rules = Rules::all()
             .find(|r| r.index() == bytes[10] as usize)
-            .ok_or_else(|| format!("training-data header names unknown rules ({})", bytes[10]))?;
+            .ok_or(RecordError::UnknownRules(bytes[10]))?;
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let depth = u32_at(12);
         let nodes = u64_at(16);
         let shard = if version == SHARD_FORMAT_VERSION {
             if bytes.len() < SHARD_HEADER_BYTES {
-                return Err("a shard's header cut short".into());
+                return Err(RecordError::ShardHeaderShort);
             }
             let (index, count) = (u32_at(32), u32_at(36));
             if index == 0 || index > count || u32_at(52) != 0 {
-                return Err(format!(
-                    "a shard's header is malformed (shard {index}/{count})"
-                ));
+                return Err(RecordError::ShardHeaderMalformed { index, count });
             }
             Some(ShardTag {
                 shard: Shard { index, count },
@@ -313,14 +370,15 @@ pub struct Scan {
     pub whole_bytes: usize,
 }
 
-fn decode_position(b: &[u8], rules: Rules) -> Result<Record, String> {
+/// A position record; `None` when it is malformed.
+fn decode_position(b: &[u8], rules: Rules) -> Option<Record> {
     let occupied = u64::from_le_bytes(b[0..8].try_into().expect("8 bytes"));
     let black = u32::from_le_bytes(b[8..12].try_into().expect("4 bytes"));
     let kings = u32::from_le_bytes(b[12..16].try_into().expect("4 bytes"));
     let n = occupied.count_ones();
     let unused = if n >= 32 { 0 } else { !0u32 << n };
     if n > 32 || (black | kings) & unused != 0 || b[18] > 1 {
-        return Err("a position record is malformed".into());
+        return None;
     }
     let mut pieces = [Bitboard::EMPTY; 2];
     let mut king_squares = Bitboard::EMPTY;
@@ -336,7 +394,7 @@ fn decode_position(b: &[u8], rules: Rules) -> Result<Record, String> {
     } else {
         Color::Black
     };
-    Ok(Record {
+    Some(Record {
         position: Position::from_parts(pieces[0], pieces[1], king_squares, side, rules),
         score: i16::from_le_bytes([b[16], b[17]]),
         ply: b[19],
@@ -345,7 +403,7 @@ fn decode_position(b: &[u8], rules: Rules) -> Result<Record, String> {
 
 /// Reads the games of `body` (everything after the header). A malformed
 /// game is an error (the file is damaged, not cut short).
-pub fn scan(body: &[u8], rules: Rules) -> Result<Scan, String> {
+pub fn scan(body: &[u8], rules: Rules) -> Result<Scan, RecordError> {
     let mut games = Vec::new();
     let mut at = 0;
     while body.len() - at >= GAME_HEADER_BYTES {
@@ -360,16 +418,16 @@ pub fn scan(body: &[u8], rules: Rules) -> Result<Scan, String> {
             0 => GameResult::BlackWins,
             1 => GameResult::Draw,
             2 => GameResult::WhiteWins,
-            _ => return Err(format!("damaged game at byte {offset}: result {}", h[2])),
+            _ => return Err(RecordError::DamagedGame(offset, Damage::Result(h[2]))),
         };
         let ending = *ENDINGS
             .get(h[3] as usize)
-            .ok_or_else(|| format!("damaged game at byte {offset}: ending {}", h[3]))?;
+            .ok_or(RecordError::DamagedGame(offset, Damage::Ending(h[3])))?;
         let positions = body[at + GAME_HEADER_BYTES..end]
             .chunks_exact(POSITION_BYTES)
             .map(|b| decode_position(b, rules))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("damaged game at byte {offset}: {e}"))?;
+            .collect::<Option<Vec<_>>>()
+            .ok_or(RecordError::DamagedGame(offset, Damage::Position))?;
         games.push(GameRecord {
             result,
             ending,

@@ -19,53 +19,6 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use tama_engine::eval::{file, VariantWeights};
 
-/// `--shard K/N`: part `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl Shard {
-    /// The whole run, as one shard of one.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// Reads `K/N` (1 <= K <= N).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("expected K/N with 1 <= K <= N, got {text:?}");
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u32, u32) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// How many of the games `0..games` of the run are this shard's.
-    pub fn games_of(&self, games: u64) -> u64 {
-        let first = (self.index - 1) as u64;
-        if games > first {
-            (games - 1 - first) / self.count as u64 + 1
-        } else {
-            0
-        }
-    }
-
-    /// The run's number of this shard's `j`-th game (from 0).
-    pub fn game(&self, j: u64) -> u64 {
-        j * self.count as u64 + (self.index - 1) as u64
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
 /// What identifies a set of weights in a shard's tag: FNV-1a (64-bit) of
 /// its weights file less the description, so that the same numbers give
 /// the same fingerprint whether they come from a file or are built in.
@@ -280,7 +233,7 @@ fn copy_games(
                 "{} holds {} of the {} games of shard {shard} of a {games}-game run: run it again with the same command to finish it",
                 input.name,
                 g / count,
-                shard.games_of(games)
+                shard.units_of(games)
             ));
         }
         out.write_all(&block).map_err(write_error)?;
@@ -294,7 +247,7 @@ fn copy_games(
             return Err(format!(
                 "{} holds more than the {} games of shard {shard} of a {games}-game run",
                 input.name,
-                shard.games_of(games)
+                shard.units_of(games)
             ));
         }
     }

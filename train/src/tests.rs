@@ -1,7 +1,7 @@
 use crate::dataset::{is_validation, Dataset, Split};
 use crate::record::*;
 use crate::selfplay::SelfPlay;
-use crate::shard::{self, Shard};
+use crate::shard;
 use crate::trainer::{self, Sample, Settings};
 use tama_engine::eval::pattern::{Layout, PatternParams, PatternTable};
 use tama_engine::eval::{self, hand, Model, VariantWeights, Weights};
@@ -12,6 +12,7 @@ use tama_engine::rng::Rng;
 use tama_engine::rules::{CaptureRemoval, Rules, Variant};
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
 use tama_engine::testutil::random_position;
+use tama_shard::Shard;
 
 fn header() -> DataHeader {
     DataHeader {
@@ -75,11 +76,23 @@ fn data_header_round_trips() {
     assert_eq!(DataHeader::decode(&h.encode()), Ok(h));
     let mut bad = h.encode();
     bad[0] = b'X';
-    assert!(DataHeader::decode(&bad).is_err());
-    assert!(DataHeader::decode(&h.encode()[..31]).is_err());
+    let not_data = DataHeader::decode(&bad).unwrap_err();
+    assert_eq!(not_data, RecordError::NotData);
+    assert_eq!(
+        not_data.to_string(),
+        "not a Tama training-data file (no TAMADATA header)"
+    );
+    assert_eq!(
+        DataHeader::decode(&h.encode()[..31]),
+        Err(RecordError::NotData)
+    );
     let mut bad = h.encode();
     bad[10] = 8; // no such rules
-    assert!(DataHeader::decode(&bad).is_err());
+    let e = DataHeader::decode(&bad).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "training-data header names unknown rules (8)"
+    );
     // A shard's header: the whole run's, version 2, and the tag.
     let s = shard_header(2, 3, 10);
     assert_eq!(s.encode().len(), SHARD_HEADER_BYTES);
@@ -91,41 +104,9 @@ fn data_header_round_trips() {
         // Shard 0/3 and 4/3 do not exist.
         let mut bad = s.encode();
         bad[32] = index;
-        assert!(DataHeader::decode(&bad).is_err(), "shard {index}/3");
-    }
-}
-
-/// Shard K/N plays the games g of the run with g % N == K - 1, its j-th
-/// being g = j * N + K - 1. By hand, 6 games in 3 shards: shard 1 plays
-/// games 0 and 3, shard 2 games 1 and 4, shard 3 games 2 and 5; of 5
-/// games, shard 3 plays only game 2; of 2 games, shard 3 none.
-#[test]
-fn shards_cut_a_run_into_disjoint_parts() {
-    let shard = |k, n| Shard { index: k, count: n };
-    assert_eq!([1, 2, 3].map(|k| shard(k, 3).games_of(6)), [2, 2, 2]);
-    assert_eq!([1, 2, 3].map(|k| shard(k, 3).games_of(5)), [2, 2, 1]);
-    assert_eq!([1, 2, 3].map(|k| shard(k, 3).games_of(2)), [1, 1, 0]);
-    assert_eq!([0, 1].map(|j| shard(2, 3).game(j)), [1, 4]);
-    // Every game of every run is played once, by one shard.
-    for n in 1..=5 {
-        for games in 0..=20u64 {
-            let mut played = vec![0; games as usize];
-            for k in 1..=n {
-                let s = shard(k, n);
-                for j in 0..s.games_of(games) {
-                    played[s.game(j) as usize] += 1;
-                }
-                assert!(s.game(s.games_of(games)) >= games, "{s} of {games}");
-            }
-            assert!(played.iter().all(|&p| p == 1), "{n} shards of {games}");
-        }
-    }
-    // A run until stopped, not cut.
-    assert_eq!(Shard::WHOLE.games_of(u64::MAX), u64::MAX);
-    assert_eq!(Shard::parse("2/3"), Ok(shard(2, 3)));
-    for bad in ["0/3", "4/3", "1/0", "3", "a/b", "1/3/4", ""] {
-        let e = Shard::parse(bad).unwrap_err();
-        assert!(e.contains("1 <= K <= N"), "{bad}: {e}");
+        let e = DataHeader::decode(&bad).unwrap_err();
+        let text = format!("a shard's header is malformed (shard {index}/3)");
+        assert_eq!(e.to_string(), text);
     }
 }
 
@@ -327,14 +308,31 @@ fn damaged_games_are_refused() {
     }
     let mut bad = body.clone();
     bad[2] = 3; // a result that does not exist
-    assert!(scan(&bad, rules).is_err());
+    let Err(e) = scan(&bad, rules) else {
+        panic!("a damaged game was read")
+    };
+    let at = HEADER_BYTES;
+    assert_eq!(
+        e.to_string(),
+        format!("damaged game at byte {at}: result 3")
+    );
     let mut bad = body.clone();
     bad[3] = 9; // an ending that does not exist
-    assert!(scan(&bad, rules).is_err());
+    let Err(e) = scan(&bad, rules) else {
+        panic!("a damaged game was read")
+    };
+    assert_eq!(
+        e.to_string(),
+        format!("damaged game at byte {at}: ending 9")
+    );
     if !games[0].positions.is_empty() {
         let mut bad = body.clone();
         bad[GAME_HEADER_BYTES + 18] = 2; // side to move
-        assert!(scan(&bad, rules).is_err());
+        let Err(e) = scan(&bad, rules) else {
+            panic!("a damaged game was read")
+        };
+        let text = format!("damaged game at byte {at}: a position record is malformed");
+        assert_eq!(e.to_string(), text);
     }
 }
 

@@ -4,9 +4,9 @@
 //! another.
 
 use super::blocks::{decompress, entry_unit, MAX_BLOCK_BYTES, METHOD_ZSTD, PREAMBLE};
-use super::build::write_atomically;
 use super::file::{Header, Layout, HEADER_LEN};
 use super::probe::{io_error, table_files, EgtbError};
+use super::write::write_atomically;
 use crate::rules::Rules;
 use memmap2::Mmap;
 use std::fs::File;

@@ -5,21 +5,25 @@
 
 mod blocks;
 mod build;
+mod combin;
 mod compress;
 mod file;
 mod index;
 mod jobs;
+mod placement;
 mod probe;
 mod signature;
 mod unmove;
 mod value;
+mod write;
 
 pub use blocks::blocks_decompressed;
 pub use build::{build_bytes_per_entry, BuildOptions, Progress};
 pub use compress::{compress_dir, CompressOptions, Compressed};
 pub use file::{file_name, Encoding, FileError, Header, Layout, TableStats, HEADER_LEN};
-pub use index::{Placement, TableIndex};
+pub use index::TableIndex;
 pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job, JobError};
+pub use placement::Placement;
 pub use probe::{EgtbError, Table, Tablebase};
 pub use signature::{Signature, SignatureError, MAX_PIECES};
 pub use value::{Value, Wdl};

@@ -3,7 +3,8 @@
 
 use super::blocks::Blocks;
 use super::file::{file_prefix, FileError, Header, Layout, FILE_SUFFIX, HEADER_LEN};
-use super::index::{Placement, TableIndex};
+use super::index::TableIndex;
+use super::placement::Placement;
 use super::signature::{Signature, SignatureError, MAX_PIECES};
 use super::value::Value;
 use crate::position::Position;

@@ -7,7 +7,7 @@
 //! leaves a smaller signature. Crowning moves lead to a signature with one
 //! king more, decided earlier; they are never retracted either.
 
-use super::index::{Placement, MAN_SQUARES};
+use super::placement::{Placement, MAN_SQUARES};
 use crate::bitboard::{open_ray, Bitboard};
 use crate::movegen::{king_steps, man_steps};
 use crate::rules::{Color, Variant};

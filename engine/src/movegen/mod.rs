@@ -8,10 +8,11 @@
 //! enters the route search.
 
 mod capture;
+mod outline;
 mod quiet;
 
-use capture::Captures;
 pub use capture::{capture_routes, CaptureRoute};
+use outline::Captures;
 pub(crate) use quiet::{king_step_count, king_steps, man_step_count, man_steps};
 
 use crate::bitboard::Bitboard;
@@ -22,7 +23,7 @@ use arrayvec::ArrayVec;
 /// All legal moves, each distinct move exactly once.
 pub fn generate(pos: &Position, list: &mut MoveList) {
     list.clear();
-    match capture::classify(pos) {
+    match outline::classify(pos) {
         Captures::None => quiet::generate(pos, list),
         Captures::Single(single) => single.push_all(pos, list),
         Captures::Search { first, .. } => {
@@ -45,7 +46,7 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 /// Number of legal moves, without building the list where the whole
 /// board tells (bulk counting).
 pub fn count(pos: &Position) -> usize {
-    match capture::classify(pos) {
+    match outline::classify(pos) {
         Captures::None => quiet::count(pos),
         Captures::Single(single) => single.count(),
         Captures::Search {
@@ -71,7 +72,7 @@ pub fn count(pos: &Position) -> usize {
 /// Whether the side to move must capture.
 #[inline]
 pub fn has_capture(pos: &Position) -> bool {
-    capture::has_capture(pos)
+    outline::has_capture(pos)
 }
 
 /// The one legal move of the side to move when it is a capture (a forced
@@ -79,7 +80,7 @@ pub fn has_capture(pos: &Position) -> bool {
 /// are single jumps of men, the common case, and builds the move list
 /// (into `scratch`) only when the route search must decide.
 pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Move> {
-    match capture::classify(pos) {
+    match outline::classify(pos) {
         Captures::None => None,
         Captures::Single(single) => {
             if single.count() != 1 {
@@ -120,7 +121,7 @@ pub(crate) enum CaptureOutline {
 /// The side to move's captures in outline (`CaptureOutline`).
 #[inline]
 pub(crate) fn capture_outline(pos: &Position) -> CaptureOutline {
-    match capture::classify(pos) {
+    match outline::classify(pos) {
         Captures::None => CaptureOutline::None,
         Captures::Single(single) => {
             let us = pos.side_to_move();
@@ -145,7 +146,7 @@ pub(crate) fn quiet_promotion(pos: &Position) -> bool {
 pub fn generate_with_routes(pos: &Position) -> ArrayVec<(Move, u32), { crate::moves::MAX_MOVES }> {
     let mut out = ArrayVec::new();
     let mut list = MoveList::new();
-    match capture::classify(pos) {
+    match outline::classify(pos) {
         Captures::Search { first, .. } => {
             capture::search_from(
                 pos,

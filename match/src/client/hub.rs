@@ -4,7 +4,10 @@
 //! The engine's side of the same grammar is `tama_protocol::hub`; both
 //! split lines with `tama_engine::notation::hub::tokenize`.
 
-use super::{move_fault, Engine, EngineCommand, EngineScore, Fault, GoLimits};
+use super::command::EngineCommand;
+use super::fault::{move_fault, Fault};
+use super::go::{EngineScore, GoLimits};
+use super::Engine;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tama_engine::notation::hub;

@@ -1,178 +1,32 @@
 //! The client side of the protocol: starting an engine process and talking
 //! to it in the UCI or the Hub dialect, for the match runner.
 //!
-//! - `process`: the child process, its output lines and its end (also used
-//!   by the board's engine sessions);
+//! - `tama_os::process`: the child process, its output lines and its end;
 //! - `uci`, `hub`: what the client writes and reads in each dialect;
-//! - here: the conversation (handshake, new game, one move) and its faults.
+//! - `command`: what to start, in which dialect, with which timeouts;
+//! - `go`: one search asked and what comes back; `fault`: what went wrong;
+//! - here: the conversation (handshake, new game, one move).
 //!
 //! Nothing an engine writes can make the client panic or wait forever (see
 //! `process`), and every failure is a `Fault` that says what went wrong and
 //! whose fault it was.
 
+mod command;
+mod fault;
+mod go;
 pub mod hub;
-pub mod process;
 pub mod uci;
 
-use process::{Process, Wait};
+pub use command::{EngineCommand, Proto, Timeouts};
+pub use fault::Fault;
+pub use go::{EngineScore, GoLimits, Reply};
 use std::io::ErrorKind;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tama_engine::notation::shorten;
-use tama_engine::{Color, Move, MoveError, Position, Rules};
-
-/// The dialect an engine speaks.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum Proto {
-    #[default]
-    Uci,
-    Hub,
-}
-
-impl std::str::FromStr for Proto {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Proto, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "uci" => Ok(Proto::Uci),
-            "hub" => Ok(Proto::Hub),
-            _ => Err(format!("unknown protocol {s:?} (expected uci or hub)")),
-        }
-    }
-}
-
-impl std::fmt::Display for Proto {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Proto::Uci => "uci",
-            Proto::Hub => "hub",
-        })
-    }
-}
-
-/// How to start an engine and what to tell it before the first game.
-#[derive(Clone, Debug, Default)]
-pub struct EngineCommand {
-    pub name: String,
-    pub cmd: String,
-    pub args: Vec<String>,
-    pub dir: Option<PathBuf>,
-    pub proto: Proto,
-    /// `option.X=Y` from the command line, sent in this order.
-    pub options: Vec<(String, String)>,
-}
-
-impl EngineCommand {
-    /// Whether the user sets option `name` (any case) on the command line.
-    fn sets(&self, name: &str) -> bool {
-        self.options
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-    }
-}
-
-/// Why an engine lost its game without losing it on the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// The process could not be started, or did not finish the handshake.
-    StartFailure(String),
-    /// The process exited (or closed its output).
-    Crash(String),
-    /// No answer at all, even after `stop`.
-    Hang(String),
-    /// An answer that is not a move.
-    Garbage(String),
-    /// A well-formed move that is not legal (or ambiguous).
-    Illegal(String),
-    /// The engine reported an error instead of searching (UCI
-    /// `info string error: ...`, Hub `error`), e.g. a `go` it refuses.
-    Refused(String),
-}
-
-impl Fault {
-    /// Short reason for a PDN `Termination` tag.
-    pub fn reason(&self) -> String {
-        match self {
-            Fault::StartFailure(m) => format!("engine failed to start: {m}"),
-            Fault::Crash(m) => format!("engine crashed: {m}"),
-            Fault::Hang(m) => format!("engine hangs: {m}"),
-            Fault::Garbage(m) => format!("garbage output: {m}"),
-            // The rules core's messages already say "illegal move ...".
-            Fault::Illegal(m)
-                if m.starts_with("illegal move") || m.starts_with("ambiguous move") =>
-            {
-                m.clone()
-            }
-            Fault::Illegal(m) => format!("illegal move: {m}"),
-            Fault::Refused(m) => format!("engine error: {m}"),
-        }
-    }
-}
-
-/// A score as the engine reported it, from the side to move's view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum EngineScore {
-    Cp(i32),
-    /// Moves to a forced win (negative: to a forced loss).
-    Mate(i32),
-}
-
-impl EngineScore {
-    /// In centi-men, mates as +-(100000 - distance).
-    pub fn as_cp(self) -> i32 {
-        match self {
-            EngineScore::Cp(c) => c,
-            EngineScore::Mate(n) if n > 0 => 100_000 - n,
-            EngineScore::Mate(n) => -100_000 - n,
-        }
-    }
-}
-
-/// What an engine may spend on one move; the runner fills it from the clocks.
-#[derive(Clone, Debug, Default)]
-pub struct GoLimits {
-    /// Remaining time of White and Black.
-    pub time: Option<[Duration; 2]>,
-    pub increment: [Duration; 2],
-    pub moves_to_go: Option<u32>,
-    pub movetime: Option<Duration>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-}
-
-/// An engine's answer to `go`.
-#[derive(Clone, Debug)]
-pub struct Reply {
-    pub mv: Move,
-    /// The move as the engine wrote it.
-    pub text: String,
-    /// From sending `go` to reading the move.
-    pub elapsed: Duration,
-    /// The last score the engine reported during this search.
-    pub score: Option<EngineScore>,
-    /// The move only came after `stop` was sent at the deadline.
-    pub after_stop: bool,
-}
-
-/// Timeouts of the conversation (not of the game clock).
-#[derive(Clone, Copy, Debug)]
-pub struct Timeouts {
-    /// For the handshake (`uciok`, `readyok`, `wait`, `ready`).
-    pub handshake: Duration,
-    /// After `stop`, how long the move may still take before the engine
-    /// counts as hanging.
-    pub stop_grace: Duration,
-}
-
-impl Default for Timeouts {
-    fn default() -> Timeouts {
-        Timeouts {
-            handshake: Duration::from_secs(10),
-            stop_grace: Duration::from_secs(1),
-        }
-    }
-}
+use tama_engine::{Color, Move, Position, Rules};
+use tama_os::process::{Process, Wait};
 
 /// A running engine, spoken to in its dialect.
 pub struct Engine {
@@ -506,16 +360,6 @@ pub fn parse_bestmove(proto: Proto, line: &str) -> Option<String> {
     match proto {
         Proto::Uci => uci::parse_bestmove(line),
         Proto::Hub => hub::parse_bestmove(line),
-    }
-}
-
-/// Reads an engine's move: the rules decide, and a refusal becomes the
-/// engine's fault (text that is no move: garbage; a move that is not
-/// legal here, or not only one: illegal).
-fn move_fault(e: MoveError) -> Fault {
-    match e {
-        MoveError::Malformed(m) => Fault::Garbage(m),
-        other => Fault::Illegal(other.to_string()),
     }
 }
 

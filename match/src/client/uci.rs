@@ -3,7 +3,10 @@
 //! engine writes (option announcements, scores, errors, the best move).
 //! The engine's side of the same grammar is `tama_protocol::uci`.
 
-use super::{move_fault, Engine, EngineCommand, EngineScore, Fault, GoLimits};
+use super::command::EngineCommand;
+use super::fault::{move_fault, Fault};
+use super::go::{EngineScore, GoLimits};
+use super::Engine;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tama_engine::{Move, Position, Rules};

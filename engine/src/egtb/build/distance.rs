@@ -10,7 +10,7 @@
 //! than the level that completed it: both become final at their level.
 
 use super::{cells, flag_words, for_each_chunk, Look, Pair, Solved, Successor, CHUNK};
-use crate::egtb::index::Placement;
+use crate::egtb::placement::Placement;
 use crate::egtb::value::Value;
 use crate::movegen;
 use crate::moves::MoveList;

@@ -33,16 +33,17 @@ mod results;
 
 use super::compress::{compress_bytes, CompressOptions};
 use super::file::{file_name, Encoding, Header, Layout, TableStats};
-use super::index::{Placement, TableIndex};
-use super::probe::{io_error, EgtbError, Table, Tablebase};
+use super::index::TableIndex;
+use super::placement::Placement;
+use super::probe::{EgtbError, Table, Tablebase};
 use super::signature::Signature;
 use super::unmove::quiet_predecessors;
 use super::value::{Value, Wdl};
+use super::write::write_atomically;
 use crate::movegen;
 use crate::moves::MoveList;
 use crate::rules::Rules;
 use arrayvec::ArrayVec;
-use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -168,21 +169,6 @@ pub(crate) fn build_pair(
         elapsed: start.elapsed(),
     });
     Ok(())
-}
-
-/// Writes to `NAME.tmp` and renames: an interrupted build never leaves a
-/// file with a table's name that is not whole.
-pub(crate) fn write_atomically(
-    path: &Path,
-    header: &[u8],
-    payload: &[u8],
-) -> Result<(), EgtbError> {
-    let tmp = path.with_extension("egtb.tmp");
-    let mut f = std::fs::File::create(&tmp).map_err(io_error(&tmp))?;
-    f.write_all(header).map_err(io_error(&tmp))?;
-    f.write_all(payload).map_err(io_error(&tmp))?;
-    f.sync_all().map_err(io_error(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io_error(path))
 }
 
 fn keeps_distances(opts: &BuildOptions, s: Signature) -> bool {

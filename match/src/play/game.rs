@@ -6,10 +6,10 @@
 //! clocks; the game ends on the board (no legal move, threefold repetition),
 //! by adjudication, or by a fault of one engine, and says which.
 
-use super::adjudication::Adjudicator;
-use super::clock::{go_limits, Clock, Spent};
-use super::config::{Config, EngineSpec};
 use crate::client::{Engine, Fault, Timeouts};
+use crate::config::{Config, EngineSpec};
+use crate::play::adjudication::Adjudicator;
+use crate::play::clock::{go_limits, Clock, Spent};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tama_engine::notation::pdn::Outcome;

@@ -2,7 +2,7 @@
 //! colours reversed) scored together, with the Elo estimate from the pair
 //! scores' variance (which the pairing makes smaller than the games').
 
-use super::elo::elo_with_error;
+use crate::stats::elo::elo_with_error;
 
 /// Pentanomial counts of game pairs, from one side's view: index k counts
 /// the pairs in which that side scored k points out of 4 (a win is 2), i.e.
@@ -58,9 +58,9 @@ impl Penta {
 
 #[cfg(test)]
 mod tests {
-    use super::super::elo::tests::close;
-    use super::super::elo::{elo_of_score, Z95};
     use super::*;
+    use crate::stats::elo::tests::close;
+    use crate::stats::elo::{elo_of_score, Z95};
 
     #[test]
     fn pentanomial_counts_and_elo() {

@@ -5,8 +5,8 @@
 //! the scores expected at elo0 and elo1; bounds ln(beta/(1-alpha)) and
 //! ln((1-beta)/alpha).
 
-use super::elo::{score_of_elo, Wdl};
-use super::pentanomial::Penta;
+use crate::stats::elo::{score_of_elo, Wdl};
+use crate::stats::pentanomial::Penta;
 
 /// Mean and variance of scores 0, 1/(k-1), ..., 1 seen `counts` times, and
 /// the number of samples. An outcome never seen counts half a game (the
@@ -171,8 +171,8 @@ impl Sprt {
 
 #[cfg(test)]
 mod tests {
-    use super::super::elo::tests::{close, wdl};
     use super::*;
+    use crate::stats::elo::tests::{close, wdl};
 
     #[test]
     fn sprt_bounds() {

@@ -37,31 +37,28 @@
 //! debug text (`proto=Uci`, `RoundRobin`, `Adjudication { ... }`); such
 //! files are still read, and merge with each other.
 
-use super::config::{Config, Shard};
-use super::schedule::Job;
+use crate::config::Config;
+use crate::schedule::Job;
 use serde::{Deserialize, Serialize};
 use tama_engine::openings::Opening;
+use tama_shard::Shard;
 
-// `Shard` itself is a plain setting (`config`); which jobs it plays is
-// the schedule's business, here.
-impl Shard {
-    /// The jobs of this shard, in schedule order, with their game numbers
-    /// unchanged.
-    pub fn select(&self, jobs: Vec<Job>) -> Vec<Job> {
-        let mut unit = 0usize;
-        let mut out = Vec::new();
-        for (i, job) in jobs.iter().enumerate() {
-            // A new unit starts with every game that is not the second game
-            // of the pair of the game before.
-            if i > 0 && (job.pair.is_none() || job.pair != jobs[i - 1].pair) {
-                unit += 1;
-            }
-            if unit % self.count as usize == (self.index - 1) as usize {
-                out.push(job.clone());
-            }
+/// The jobs of `shard`, in schedule order, with their game numbers
+/// unchanged.
+pub fn select(shard: Shard, jobs: Vec<Job>) -> Vec<Job> {
+    let mut unit = 0u64;
+    let mut out = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        // A new unit starts with every game that is not the second game
+        // of the pair of the game before.
+        if i > 0 && (job.pair.is_none() || job.pair != jobs[i - 1].pair) {
+            unit += 1;
         }
-        out
+        if shard.owns(unit) {
+            out.push(job.clone());
+        }
     }
+    out
 }
 
 /// What makes two results files parts of one match: everything that
@@ -212,43 +209,93 @@ pub struct Covered {
     pub missing: Vec<u32>,
 }
 
+/// Why files do not merge as the shards of one match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// A whole match given with a shard.
+    WholeWithShard { whole: String, shard: String },
+    /// A shard's file without its schedule identity.
+    NoSchedule(String),
+    /// Two shards of different matches, and what differs.
+    OtherMatch {
+        first: String,
+        other: String,
+        difference: String,
+    },
+    /// The same shard in two files.
+    Twice {
+        shard: Shard,
+        before: String,
+        again: String,
+    },
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::WholeWithShard { whole, shard } => write!(
+                f,
+                "{whole} is a whole match and {shard} a shard: a shard merges only with the other shards of its match"
+            ),
+            MergeError::NoSchedule(name) => write!(f, "{name}: a shard without its schedule"),
+            MergeError::OtherMatch {
+                first,
+                other,
+                difference,
+            } => write!(f, "{first} and {other} are not shards of one match: {difference}"),
+            MergeError::Twice {
+                shard,
+                before,
+                again,
+            } => write!(f, "shard {shard} is given twice ({before} and {again})"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
 /// Checks the files of a merge (name, schedule, shard): shards merge only
 /// with shards of the same schedule, each once, and not with whole
 /// matches; whole matches (no shard) merge as before.
 pub fn check_merge(
     files: &[(String, Option<ScheduleId>, Option<Shard>)],
-) -> Result<Covered, String> {
+) -> Result<Covered, MergeError> {
     let shards: Vec<_> = files.iter().filter(|f| f.2.is_some()).collect();
     let Some(first) = shards.first() else {
         return Ok(Covered::default());
     };
     if let Some(whole) = files.iter().find(|f| f.2.is_none()) {
-        return Err(format!(
-            "{} is a whole match and {} a shard: a shard merges only with the other shards of its match",
-            whole.0, first.0
-        ));
+        return Err(MergeError::WholeWithShard {
+            whole: whole.0.clone(),
+            shard: first.0.clone(),
+        });
     }
     let id = first
         .1
         .clone()
-        .ok_or_else(|| format!("{}: a shard without its schedule", first.0))?;
+        .ok_or_else(|| MergeError::NoSchedule(first.0.clone()))?;
     let mut seen: Vec<(u32, &str)> = Vec::new();
     for (name, schedule, shard) in shards.iter().map(|f| (&f.0, &f.1, f.2)) {
         let other = schedule
             .as_ref()
-            .ok_or_else(|| format!("{name}: a shard without its schedule"))?;
+            .ok_or_else(|| MergeError::NoSchedule(name.clone()))?;
         if let Some(d) = id.difference(other) {
-            return Err(format!(
-                "{} and {name} are not shards of one match: {d}",
-                first.0
-            ));
+            return Err(MergeError::OtherMatch {
+                first: first.0.clone(),
+                other: name.clone(),
+                difference: d,
+            });
         }
         let k = shard.map_or(0, |s| s.index);
         if let Some((_, before)) = seen.iter().find(|(i, _)| *i == k) {
-            return Err(format!(
-                "shard {k}/{} is given twice ({before} and {name})",
-                id.shards
-            ));
+            return Err(MergeError::Twice {
+                shard: Shard {
+                    index: k,
+                    count: id.shards,
+                },
+                before: before.to_string(),
+                again: name.clone(),
+            });
         }
         seen.push((k, name.as_str()));
     }
@@ -306,9 +353,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::EngineSpec;
-    use super::super::schedule::schedule;
     use super::*;
+    use crate::config::EngineSpec;
+    use crate::schedule::schedule;
 
     fn two_engines(rounds: u32, repeat: bool) -> Config {
         let mut c = Config {
@@ -333,7 +380,7 @@ mod tests {
             let key = |j: &Job| (j.round, j.game_in_round);
             let mut seen: Vec<(u32, u32)> = Vec::new();
             for k in 1..=3 {
-                let part = Shard { index: k, count: 3 }.select(all.clone());
+                let part = select(Shard { index: k, count: 3 }, all.clone());
                 assert!(!part.is_empty());
                 // Every game keeps its number, colours and opening.
                 for j in &part {
@@ -360,16 +407,19 @@ mod tests {
             assert_eq!(seen, expect, "repeat {repeat}");
         }
         // With -repeat, 7 rounds = 7 pairs: shard 1/3 has pairs 0, 3, 6.
-        let part = Shard { index: 1, count: 3 }.select(schedule(&two_engines(7, true), 5));
+        let part = select(
+            Shard { index: 1, count: 3 },
+            schedule(&two_engines(7, true), 5),
+        );
         let rounds: Vec<u32> = part.iter().map(|j| j.round).collect();
         assert_eq!(rounds, [1, 1, 4, 4, 7, 7]);
     }
 
     #[test]
     fn the_schedule_identity_is_written_as_documented() {
-        use super::super::adjudication::DrawAdjudication;
-        use super::super::config::{Order, Tournament};
         use crate::client::Proto;
+        use crate::config::{Order, Tournament};
+        use crate::play::adjudication::DrawAdjudication;
         use std::time::Duration;
         let mut c = two_engines(2, true);
         let a = &mut c.engines[0];
@@ -421,10 +471,6 @@ mod tests {
 
     #[test]
     fn shard_flags_and_differences() {
-        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
-        for bad in ["0/4", "5/4", "2", "a/b", "1/0", "-1/3"] {
-            assert!(Shard::parse(bad).is_err(), "{bad}");
-        }
         let a = ScheduleId {
             seed: 1,
             shards: 4,

@@ -7,13 +7,14 @@
 //! finite (an Elo at a score of 0 or 1) is written as null. Files written by
 //! release 0.1.0 are read as they are (tests/fixtures/results-0.1.0.json).
 
-use super::config::Shard;
-use super::shard::{check_merge, ScheduleId};
-use super::sprt::{Sprt, SprtDecision};
-use super::tally::{GameEntry, PairResult, Summary};
+use crate::schedule::shard::{check_merge, MergeError, ScheduleId};
+use crate::stats::sprt::{Sprt, SprtDecision};
+use crate::stats::tally::{GameEntry, PairResult, Summary};
+use crate::Console;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use tama_shard::Shard;
 
 /// The `format` field of every results file.
 pub const FORMAT: &str = "tama-match-results-1";
@@ -170,24 +171,24 @@ impl Summary {
     }
 
     /// Writes the results file.
-    pub fn write_results(&self, path: &Path) -> Result<(), String> {
+    pub fn write_results(&self, path: &Path) -> Result<(), ResultsError> {
         self.to_results().write(path)
     }
 
     /// Adds a results file to this summary: its pairs by engine names (in
     /// either order), its termination counts and games. The rules must be
     /// those of the files added before.
-    pub fn merge(&mut self, file: &ResultsFile) -> Result<(), String> {
+    pub fn merge(&mut self, file: &ResultsFile) -> Result<(), ResultsError> {
         if file.format != FORMAT {
-            return Err("not a tama match results file".into());
+            return Err(ResultsError::NotResults);
         }
         if self.event.is_empty() {
             self.event = file.event.clone();
             self.rules = file.rules.clone();
         } else if file.rules != self.rules {
-            return Err(format!(
-                "results were played under different rules ({:?} and {:?})",
-                self.rules, file.rules
+            return Err(ResultsError::DifferentRules(
+                self.rules.clone(),
+                file.rules.clone(),
             ));
         }
         for n in &file.engines {
@@ -196,12 +197,12 @@ impl Summary {
             }
         }
         for p in &file.pairs {
-            let wdl = super::elo::Wdl {
+            let wdl = crate::stats::elo::Wdl {
                 wins: p.wins,
                 draws: p.draws,
                 losses: p.losses,
             };
-            let penta = super::pentanomial::Penta(p.pentanomial);
+            let penta = crate::stats::pentanomial::Penta(p.pentanomial);
             let (entry, flipped) = self.pair_mut(&p.first, &p.second);
             if flipped {
                 entry.wdl.add(&wdl.flipped());
@@ -231,11 +232,11 @@ impl Summary {
 
 impl ResultsFile {
     /// Writes the file, atomically (see `write_atomically`).
-    pub fn write(&self, path: &Path) -> Result<(), String> {
-        let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| fail(&e))?;
+    pub fn write(&self, path: &Path) -> Result<(), ResultsError> {
+        let fail = |e: std::io::Error| ResultsError::Write(path.to_path_buf(), e);
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| fail(e.into()))?;
         text.push('\n');
-        write_atomically(path, text.as_bytes()).map_err(|e| fail(&e))
+        write_atomically(path, text.as_bytes()).map_err(fail)
     }
 }
 
@@ -256,34 +257,78 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Reads a results file.
-pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read_results(path: &Path) -> Result<ResultsFile, ResultsError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| ResultsError::Read(path.to_path_buf(), e))?;
+    serde_json::from_str(&text).map_err(|e| ResultsError::Parse(path.to_path_buf(), e))
 }
+
+/// Why results files could not be read, written or merged.
+#[derive(Debug)]
+pub enum ResultsError {
+    Read(PathBuf, std::io::Error),
+    /// Not the JSON of a results file.
+    Parse(PathBuf, serde_json::Error),
+    Write(PathBuf, std::io::Error),
+    /// JSON, but not of a tama match results file (no `format`).
+    NotResults,
+    /// Files of different rules (their texts, as the files give them).
+    DifferentRules(String, String),
+    /// Shards that do not make up one match.
+    Merge(MergeError),
+    /// What went wrong with one file of a merge.
+    In(PathBuf, Box<ResultsError>),
+}
+
+impl std::fmt::Display for ResultsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResultsError::Read(path, e) => write!(f, "cannot read {}: {e}", path.display()),
+            ResultsError::Parse(path, e) => write!(f, "{}: {e}", path.display()),
+            ResultsError::Write(path, e) => write!(f, "cannot write {}: {e}", path.display()),
+            ResultsError::NotResults => write!(f, "not a tama match results file"),
+            ResultsError::DifferentRules(a, b) => {
+                write!(
+                    f,
+                    "results were played under different rules ({a:?} and {b:?})"
+                )
+            }
+            ResultsError::Merge(e) => write!(f, "{e}"),
+            ResultsError::In(path, e) => write!(f, "{}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ResultsError {}
 
 /// `tama match --merge`: adds results files into one table (and one results
 /// file); `sprt` (from the command line) replaces the files' own settings.
-pub fn merge_command(files: &[PathBuf], results: Option<&Path>, sprt: Option<Sprt>) -> i32 {
+pub fn merge_command(
+    files: &[PathBuf],
+    results: Option<&Path>,
+    sprt: Option<Sprt>,
+    console: &mut Console,
+) -> i32 {
     match merge_files(files, sprt) {
         Ok(summary) => {
             if !summary.shards_missing.is_empty() {
                 errln!(
+                console,
                     "warning: shards {:?} are missing: these are not the figures of the whole match",
                     summary.shards_missing
                 );
             }
-            outln!("{}", summary.table());
+            outln!(console, "{}", summary.table());
             if let Some(path) = results {
                 if let Err(e) = summary.write_results(path) {
-                    errln!("error: {e}");
+                    errln!(console, "error: {e}");
                     return 1;
                 }
             }
             0
         }
         Err(e) => {
-            errln!("error: {e}");
+            errln!(console, "error: {e}");
             2
         }
     }
@@ -291,7 +336,7 @@ pub fn merge_command(files: &[PathBuf], results: Option<&Path>, sprt: Option<Spr
 
 /// Reads and adds results files; shards must be shards of one match
 /// (`shard::check_merge`), and their games are put back in schedule order.
-pub fn merge_files(files: &[PathBuf], sprt: Option<Sprt>) -> Result<Summary, String> {
+pub fn merge_files(files: &[PathBuf], sprt: Option<Sprt>) -> Result<Summary, ResultsError> {
     let read: Vec<ResultsFile> = files
         .iter()
         .map(|f| read_results(f))
@@ -301,7 +346,7 @@ pub fn merge_files(files: &[PathBuf], sprt: Option<Sprt>) -> Result<Summary, Str
         .zip(&read)
         .map(|(f, r)| (f.display().to_string(), r.schedule.clone(), r.shard))
         .collect();
-    let covered = check_merge(&ids)?;
+    let covered = check_merge(&ids).map_err(ResultsError::Merge)?;
     let mut summary = Summary {
         sprt,
         ..Summary::default()
@@ -309,7 +354,7 @@ pub fn merge_files(files: &[PathBuf], sprt: Option<Sprt>) -> Result<Summary, Str
     for (f, file) in files.iter().zip(&read) {
         summary
             .merge(file)
-            .map_err(|e| format!("{}: {e}", f.display()))?;
+            .map_err(|e| ResultsError::In(f.clone(), Box::new(e)))?;
     }
     if covered.schedule.is_some() {
         summary.games.sort_by_key(|g| game_number(&g.round));
@@ -327,14 +372,14 @@ fn game_number(round: &str) -> (u64, u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::elo::Wdl;
-    use super::super::pentanomial::Penta;
     use super::*;
+    use crate::stats::elo::Wdl;
+    use crate::stats::pentanomial::Penta;
 
     /// Written by `tama match` of release 0.1.0 (two copies of 0.1.0 at
     /// depths 1 and 3, three rounds with -repeat, -sprt); see
     /// docs/testing.md.
-    const RELEASE_0_1_0: &str = include_str!("../../tests/fixtures/results-0.1.0.json");
+    const RELEASE_0_1_0: &str = include_str!("../../../tests/fixtures/results-0.1.0.json");
 
     /// The two shards of one match, written by `tama match` of release
     /// 0.2.0 (schedule identity of format 1): `tama match -engine
@@ -475,7 +520,7 @@ mod tests {
             ("now".into(), now.schedule, now.shard),
         ])
         .unwrap_err();
-        assert!(e.contains("different versions of tama"), "{e}");
+        assert!(e.to_string().contains("different versions of tama"), "{e}");
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! The final tables of a match, as text, made from its tally (`tally`;
 //! the results file made from the same tally is `results`).
 
-use super::elo::{fmt_elo, Wdl};
-use super::sprt::{SprtDecision, SprtModel};
-use super::tally::Summary;
+use crate::stats::elo::{fmt_elo, Wdl};
+use crate::stats::sprt::{SprtDecision, SprtModel};
+use crate::stats::tally::Summary;
 use std::fmt::Write as _;
 
 impl Summary {

@@ -3,13 +3,13 @@
 //! merge adds results files into them. The text tables (`report`) and the
 //! results file (`results`) are both made from it.
 
-use super::config::Shard;
-use super::elo::Wdl;
-use super::pentanomial::Penta;
-use super::shard::ScheduleId;
-use super::sprt::{Sprt, SprtState};
+use crate::schedule::shard::ScheduleId;
+use crate::stats::elo::Wdl;
+use crate::stats::pentanomial::Penta;
+use crate::stats::sprt::{Sprt, SprtState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use tama_shard::Shard;
 
 /// Results between two engines, from `first`'s point of view.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -1,5 +1,5 @@
-//! An engine's process: started with its input and output piped, its
-//! output read line by line on a thread of its own, ended for sure. The
+//! A child process (an engine): started with its input and output piped,
+//! its output read line by line on a thread of its own, ended for sure. The
 //! match runner's engines and the board's engine sessions both run through
 //! it.
 //!
@@ -141,21 +141,18 @@ impl Process {
     }
 
     /// Ends the process now, and its process group when it leads one (so
-    /// that an engine started through a wrapper script goes too).
+    /// that an engine started through a wrapper script goes too; on
+    /// Windows, the process alone).
     pub fn kill(&mut self) {
         self.stdin = None;
         #[cfg(unix)]
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            extern "C" {
-                fn kill(pid: i32, sig: i32) -> i32;
-            }
-            const SIGKILL: i32 = 9;
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
             if pid > 0 {
                 // SAFETY: a plain system call on the group this child leads
                 // (when it leads none, no group has its id and the call
                 // does nothing).
                 unsafe {
-                    kill(-pid, SIGKILL);
+                    libc::kill(-pid, libc::SIGKILL);
                 }
             }
         }

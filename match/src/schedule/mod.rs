@@ -8,7 +8,9 @@
 //! `start=`), and wrap around; `order=random` shuffles the list beforehand
 //! (see `load_openings`), not the schedule.
 
-use super::config::{Config, OpeningsSpec, Order, Tournament};
+pub mod shard;
+
+use crate::config::{Config, OpeningsSpec, Order, Tournament};
 use tama_engine::openings::{builtin, generate, load, Opening};
 use tama_engine::rng::Rng;
 use tama_engine::Rules;
@@ -123,8 +125,8 @@ pub fn schedule(c: &Config, openings: usize) -> Vec<Job> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::EngineSpec;
     use super::*;
+    use crate::config::EngineSpec;
 
     fn config(engines: usize, kind: Tournament, rounds: u32, games: u32, repeat: bool) -> Config {
         let mut c = Config {

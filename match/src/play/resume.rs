@@ -9,15 +9,15 @@
 //! last results file (the runner was killed between the two writes),
 //! which is played again.
 
-use super::config::Config;
-use super::config::Shard;
-use super::results::{read_results, write_atomically, FORMAT};
-use super::schedule::Job;
-use super::shard::ScheduleId;
-use super::tally::GameEntry;
+use crate::config::Config;
+use crate::output::results::{read_results, write_atomically, FORMAT};
+use crate::schedule::shard::ScheduleId;
+use crate::schedule::Job;
+use crate::stats::tally::GameEntry;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use tama_engine::notation::pdn::Outcome;
+use tama_shard::Shard;
 
 /// The games the results file of `config` (`-results`) holds, each with
 /// its job of `jobs` (the schedule, or the shard's part of it): none when
@@ -35,7 +35,7 @@ pub fn played(
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let file = read_results(path)?;
+    let file = read_results(path).map_err(|e| e.to_string())?;
     let fail = |why: String| format!("cannot resume from {}: {why}", path.display());
     if file.format != FORMAT {
         return Err(fail("not a tama match results file".into()));

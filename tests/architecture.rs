@@ -7,12 +7,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The source folders, each with the heading of its section in the map.
-const FOLDERS: [(&str, &str); 5] = [
+const FOLDERS: [(&str, &str); 6] = [
     ("engine/src", "## engine/"),
     ("protocol/src", "## protocol/"),
     ("match/src", "## match/"),
     ("train/src", "## train/"),
     ("src", "## src/"),
+    ("lab/src", "## lab/"),
 ];
 
 fn rust_files(dir: &Path, under: &Path, out: &mut BTreeSet<String>) {

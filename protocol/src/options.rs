@@ -9,7 +9,7 @@ use std::time::Duration;
 use tama_engine::eval::{self, VariantWeights};
 use tama_engine::rules::parse_bool;
 #[cfg(feature = "lab")]
-use tama_engine::search::Style;
+use tama_engine::search::lab::Style;
 use tama_engine::search::{SearchOptions, Searcher};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
@@ -212,10 +212,10 @@ impl Default for Settings {
             move_overhead_ms: search.move_overhead.as_millis() as u64,
             rules: Rules::default(),
             #[cfg(feature = "lab")]
-            baseline: search.baseline,
+            baseline: search.lab.baseline,
             eval_file: BUILTIN_EVAL.to_string(),
             #[cfg(feature = "lab")]
-            style: search.style,
+            style: search.lab.style,
             egtb_path: String::new(),
             egtb_pieces: search.egtb_pieces,
             contempt: search.contempt,
@@ -328,7 +328,7 @@ impl Settings {
     }
 
     /// Hands the options that shape a search to the searcher's options
-    /// (the session before each search; `tama tactics`). Every field is
+    /// (the session before each search; `tama-lab tactics`). Every field is
     /// named, so a new search option must be given its value here.
     pub fn apply(&self, o: &mut SearchOptions) {
         *o = SearchOptions {
@@ -336,9 +336,12 @@ impl Settings {
             multipv: self.multipv,
             move_overhead: Duration::from_millis(self.move_overhead_ms),
             #[cfg(feature = "lab")]
-            baseline: self.baseline,
-            #[cfg(feature = "lab")]
-            style: self.style,
+            lab: tama_engine::search::lab::LabOptions {
+                baseline: self.baseline,
+                style: self.style,
+            },
+            #[cfg(not(feature = "lab"))]
+            lab: tama_engine::search::lab::LabOptions {},
             egtb_pieces: self.egtb_pieces,
             contempt: self.contempt,
         };
@@ -399,16 +402,6 @@ mod tests {
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
         assert_eq!(s.set("Threads", Some("256")), Ok(Effect::ThreadsChanged));
         assert_eq!(s.threads, 256);
-    }
-
-    #[cfg(feature = "lab")]
-    #[test]
-    fn the_lab_build_offers_the_sparring_opponent_and_the_baseline() {
-        let mut s = Settings::default();
-        assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
-        assert_eq!(s.style, Style::Sparring);
-        assert_eq!(s.set("baseline", Some("on")), Ok(Effect::None));
-        assert!(s.baseline);
     }
 
     #[cfg(not(feature = "lab"))]

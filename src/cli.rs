@@ -7,7 +7,6 @@
 
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
-use tama_engine::search::Tuning;
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
 mod egtb;
@@ -32,10 +31,6 @@ pub use training::{DatagenArgs, TrainArgs};
     help_template = "{about-with-newline}\nusage: {usage}\n\n{all-args}"
 )]
 pub struct Cli {
-    /// Change a search switch (repeatable; docs/testing.md)
-    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
-    #[cfg_attr(not(feature = "lab"), arg(skip))]
-    pub set: Vec<Setting>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -43,9 +38,9 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Read protocol commands on stdin, in the UCI dialect from the start
-    Uci(ProtocolArgs),
+    Uci,
     /// Read protocol commands on stdin, in the Hub dialect from the start
-    Hub(ProtocolArgs),
+    Hub,
     /// Count the positions DEPTH plies deep; last line `Nodes searched: N`
     Perft(PerftArgs),
     /// The search's signature; last line `<nodes> nodes <nps> nps`
@@ -64,21 +59,6 @@ pub enum Command {
     /// Endgame databases: build, probe, stats (docs/endgames.md)
     #[command(subcommand)]
     Egtb(EgtbCommand),
-    /// The shot suite: solved/total per node budget (docs/testing.md)
-    Tactics(TacticsArgs),
-}
-
-/// A `--set NAME=VALUE` already checked against the search's switches.
-/// Search switches are set by name in the lab build only (`--features
-/// lab`); without it the `--set` flags do not exist and stay empty.
-pub type Setting = (String, String);
-
-#[derive(Args, Debug)]
-pub struct ProtocolArgs {
-    /// Change a search switch (repeatable)
-    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
-    #[cfg_attr(not(feature = "lab"), arg(skip))]
-    pub set: Vec<Setting>,
 }
 
 /// The rule options shared by `perft` and `search`.
@@ -132,10 +112,6 @@ pub struct BenchArgs {
     /// Search threads
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
-    /// Change a search switch (repeatable)
-    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
-    #[cfg_attr(not(feature = "lab"), arg(skip))]
-    pub set: Vec<Setting>,
     /// Plies, 1 to 64
     #[arg(value_parser = bench_depth, default_value_t = tama_engine::search::bench::DEFAULT_DEPTH)]
     pub depth: u32,
@@ -167,14 +143,6 @@ pub struct SearchArgs {
     /// Transposition table size in MB
     #[arg(long, value_name = "MB", default_value_t = tama_engine::search::Searcher::DEFAULT_HASH_MB)]
     pub hash: usize,
-    /// Plain fixed-depth alpha-beta, material-only evaluation
-    #[cfg_attr(feature = "lab", arg(long))]
-    #[cfg_attr(not(feature = "lab"), arg(skip), allow(dead_code))]
-    pub baseline: bool,
-    /// Change a search switch (repeatable)
-    #[cfg_attr(feature = "lab", arg(long = "set", value_name = "NAME=VALUE", value_parser = setting))]
-    #[cfg_attr(not(feature = "lab"), arg(skip))]
-    pub set: Vec<Setting>,
 }
 
 #[derive(Args, Debug)]
@@ -185,28 +153,6 @@ pub struct MatchArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(args_override_self = true)]
-pub struct TacticsArgs {
-    /// The variant's shots only (default: both, each scored apart)
-    #[arg(long, value_name = "armenian|turkish")]
-    pub variant: Option<Variant>,
-    /// Node budgets per shot, comma-separated
-    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = node_budget,
-          default_values_t = tama_engine::shots::BUDGETS)]
-    pub nodes: Vec<u64>,
-    /// An engine option (`Style=sparring`, as in `setoption`) or a search
-    /// switch (`forced_extension=true`, as `--set`); repeatable
-    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
-    pub options: Vec<Setting>,
-    /// A suite file instead of the built-in one (engine/data/shots.txt)
-    #[arg(long, value_name = "FILE")]
-    pub file: Option<std::path::PathBuf>,
-    /// Also list each shot missed: position, move played, winning moves
-    #[arg(long)]
-    pub verbose: bool,
-}
-
-#[derive(Args, Debug)]
 pub struct GuiArgs {
     /// Port on 127.0.0.1 (default 0: any free port)
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -214,54 +160,6 @@ pub struct GuiArgs {
     /// Print the address only; do not open the browser
     #[arg(long)]
     pub no_open: bool,
-}
-
-/// `NAME=VALUE`, split (what the name means is checked by its user).
-fn name_value(text: &str) -> Result<Setting, String> {
-    let (name, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("expected NAME=VALUE, got {text:?}"))?;
-    Ok((name.to_string(), value.to_string()))
-}
-
-/// `NAME=VALUE`, refused at once when the search has no such switch or
-/// the value does not fit it.
-#[cfg(feature = "lab")]
-fn setting(text: &str) -> Result<Setting, String> {
-    let (name, value) = name_value(text)?;
-    Tuning::default()
-        .set(&name, &value)
-        .map_err(|e| e.to_string())?;
-    Ok((name, value))
-}
-
-/// A node budget: a whole number of at least 1.
-fn node_budget(text: &str) -> Result<u64, String> {
-    text.parse()
-        .ok()
-        .filter(|n| *n >= 1)
-        .ok_or_else(|| format!("a node budget is a whole number from 1, got {text:?}"))
-}
-
-/// The search switches with these settings applied.
-#[cfg(feature = "lab")]
-pub fn tuning(settings: &[Setting]) -> Result<Tuning, String> {
-    let mut tuning = Tuning::default();
-    for (name, value) in settings {
-        tuning.set(name, value).map_err(|e| e.to_string())?;
-    }
-    Ok(tuning)
-}
-
-/// The default search switches: only the lab build sets them by name.
-#[cfg(not(feature = "lab"))]
-pub fn tuning(settings: &[Setting]) -> Result<Tuning, String> {
-    match settings.first() {
-        None => Ok(Tuning::default()),
-        Some((name, _)) => Err(format!(
-            "search switch {name}: switches are set in the lab build only (--features lab)"
-        )),
-    }
 }
 
 fn perft_depth(text: &str) -> Result<u32, String> {

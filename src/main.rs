@@ -20,9 +20,9 @@ fn main() {
 /// bad input).
 fn dispatch(cli: Cli) -> i32 {
     let done = match cli.command {
-        None => run::protocol::run(None, &cli.set),
-        Some(Command::Uci(a)) => run::protocol::run(Some(Dialect::Uci), &a.set),
-        Some(Command::Hub(a)) => run::protocol::run(Some(Dialect::Hub), &a.set),
+        None => Ok(run::protocol::run(None)),
+        Some(Command::Uci) => Ok(run::protocol::run(Some(Dialect::Uci))),
+        Some(Command::Hub) => Ok(run::protocol::run(Some(Dialect::Hub))),
         Some(Command::Match(a)) => Ok(run::r#match::run(&a.args)),
         Some(Command::Perft(a)) => run::perft::run(&a).map(|()| 0),
         Some(Command::Bench(a)) => run::bench::run(&a).map(|()| 0),
@@ -31,7 +31,6 @@ fn dispatch(cli: Cli) -> i32 {
         Some(Command::Train(a)) => run::train::run(&a).map(|()| 0),
         Some(Command::Gui(a)) => run::gui::run(&a).map(|()| 0),
         Some(Command::Egtb(c)) => run::egtb::run(&c).map(|()| 0),
-        Some(Command::Tactics(a)) => run::tactics::command(&a).map(|()| 0),
     };
     done.unwrap_or_else(|e| {
         eprintln!("error: {e:#}");

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The source folders, each with the heading of its section in the map.
-const FOLDERS: [(&str, &str); 7] = [
+const FOLDERS: [(&str, &str); 8] = [
     ("engine/src", "## engine/"),
     ("protocol/src", "## protocol/"),
     ("match/src", "## match/"),
@@ -15,6 +15,7 @@ const FOLDERS: [(&str, &str); 7] = [
     ("shard/src", "## shard/"),
     ("os/src", "## os/"),
     ("src", "## src/"),
+    ("lab/src", "## lab/"),
 ];
 
 fn rust_files(dir: &Path, under: &Path, out: &mut BTreeSet<String>) {
@@ -86,7 +87,7 @@ fn the_architecture_map_names_every_source_file_and_only_those() {
 
 /// The crates' source folders with their roots: a library's `lib.rs` and a
 /// binary's `main.rs` are separate crates, each a module tree of its own.
-const CRATE_ROOTS: [&str; 8] = [
+const CRATE_ROOTS: [&str; 10] = [
     "engine/src/lib.rs",
     "protocol/src/lib.rs",
     "match/src/lib.rs",
@@ -95,6 +96,8 @@ const CRATE_ROOTS: [&str; 8] = [
     "os/src/lib.rs",
     "src/lib.rs",
     "src/main.rs",
+    "lab/src/lib.rs",
+    "lab/src/main.rs",
 ];
 
 /// The module path of `file` (relative to its crate's folder).

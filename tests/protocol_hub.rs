@@ -56,9 +56,7 @@ fn handshake() {
         "param name=threads value=1 type=int min=1 max=256",
         "param name=ponder value=false type=bool",
         "param name=move-overhead value=30 type=int min=0 max=5000",
-        "param name=baseline value=false type=bool",
         "param name=evalfile value=<builtin> type=string",
-        "param name=style value=normal type=enum values=\"normal sparring\"",
         "param name=contempt value=0 type=int min=-500 max=500",
     ] {
         assert!(

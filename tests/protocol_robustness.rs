@@ -38,8 +38,6 @@ const UCI_CORPUS: &[&str] = &[
     "setoption name CaptureRemoval value immediate",
     "setoption name MidCapturePromotion value true",
     "setoption name MidCapturePromotion value false",
-    "setoption name Baseline value true",
-    "setoption name Baseline value false",
     "go depth 2",
     "go movetime 20",
     "go nodes 500",

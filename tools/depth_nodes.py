@@ -6,10 +6,10 @@ searched by a fresh process with one thread and 64 MB: the time-to-depth table o
 docs/results.md.
 
     tools/depth_nodes.py ENGINE VARIANT DEPTH [ENGINE_ARG...]
-    tools/depth_nodes.py target/lab/release/tama armenian 14 uci --set sacrifice_exempt=0
+    tools/depth_nodes.py lab/target/release/tama-lab armenian 14 uci --set sacrifice_exempt=0
 
-Prints one line per position (nodes, seconds) and the totals. A lab build
-also prints the search's counters (`info string stats`, asked for with
+Prints one line per position (nodes, seconds) and the totals. The lab
+binary also prints the search's counters (`info string stats`, asked for with
 `debug on`), and their sums. Depth means
 more or less as the search changes: the proof of a search change is a
 timed match, this table only says where the nodes go.

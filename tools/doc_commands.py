@@ -16,8 +16,8 @@ a block are its standard input.
 
 Each file's commands run in order in one scratch directory, under bash,
 with `tama` on PATH (a copy of --tama), target/release/tama and
-target/lab/release/tama linking to the binaries, and the repository's
-data/, engine/, tools/ and tests/ linked in, so that paths written from a
+lab/target/release/tama-lab linking to the binaries, and the repository's
+data/, engine/, tools/, tests/ and lab/data/ linked in, so that paths written from a
 checkout work; cargo commands run in the repository itself. Placeholders
 the docs use (D for a tables directory, FEN, V, ...) are filled from
 PLACEHOLDERS, and every substitution is printed beside the command.
@@ -83,7 +83,7 @@ PLACEHOLDERS = [
     (r"(--fen|position fen) FEN\b", r"\1 W:Wd4:Bd5,a7", "FEN: a 3-piece position"),
     (r"go depth N$", "go depth 12", "N: 12"),
     (r"--pieces N\b", "--pieces 3", "N: 3"),
-    (r"--file FILE\b", "--file engine/data/shots.txt", "FILE: the built-in suite"),
+    (r"--file FILE\b", "--file lab/data/shots.txt", "FILE: the built-in suite"),
     (r"option\.EvalFile=(new|armenian-gen4)\.tew\b", "option.EvalFile=data/weights/armenian-gen2.tew",
      "new.tew, armenian-gen4.tew (a set under test): a weights file of the repository"),
     (r"cmd=NEW\b", "cmd=tama", "NEW: the binary under test"),
@@ -336,8 +336,8 @@ class Runner:
     def __init__(self, args):
         self.args = args
         self.root = tempfile.mkdtemp(prefix="doc-commands-")
-        # Copied before the first command: the docs' `cargo test` rebuilds
-        # target/release/tama with the lab feature.
+        # Copied before the first command: the docs' cargo commands may
+        # rebuild them.
         given = dict(b.split("=", 1) for b in args.bin)
         given["tama"] = args.tama
         if args.tama_lab:
@@ -356,11 +356,13 @@ class Runner:
         os.makedirs(os.path.join(d, "target", "release"))
         os.symlink(self.tama, os.path.join(d, "bin", "tama"))
         os.symlink(os.path.join(d, "bin", "tama"), os.path.join(d, "target", "release", "tama"))
+        os.makedirs(os.path.join(d, "lab"))
+        os.symlink(os.path.join(REPO, "lab", "data"), os.path.join(d, "lab", "data"))
         if self.lab:
-            os.makedirs(os.path.join(d, "target", "lab", "release"))
+            os.makedirs(os.path.join(d, "lab", "target", "release"))
             os.symlink(self.lab, os.path.join(d, "bin", "tama-lab"))
             os.symlink(os.path.join(d, "bin", "tama-lab"),
-                       os.path.join(d, "target", "lab", "release", "tama"))
+                       os.path.join(d, "lab", "target", "release", "tama-lab"))
         for name_, path in self.bins.items():
             os.symlink(path, os.path.join(d, "bin", name_))
         # `tama gui` opens the board with xdg-open; here it only says so.
@@ -455,7 +457,7 @@ def run_file(runner, commands, counts, report):
         for pattern, name in RELEASES:
             if reason is None and re.search(pattern, text) and name not in runner.bins:
                 reason = f"needs {name} (--bin {name}=PATH)"
-        if reason is None and re.search(r"\$L\b|\bL=|--features lab", text) and not runner.lab \
+        if reason is None and re.search(r"\$L\b|\bL=|tama-lab\b", text) and not runner.lab \
                 and "cargo" not in text:
             reason = "needs the lab binary (--tama-lab PATH)"
         if reason:
@@ -567,7 +569,7 @@ def one_line(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tama", default=os.path.join(REPO, "target", "release", "tama"))
-    ap.add_argument("--tama-lab", help="a binary built with --features lab")
+    ap.add_argument("--tama-lab", help="the lab binary (lab/target/release/tama-lab)")
     ap.add_argument("--bin", action="append", default=[], metavar="NAME=PATH",
                     help="another binary the docs name: tama-0.1.0 ($O), tama-0.2.0 ($R)")
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds a command may run")

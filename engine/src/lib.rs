@@ -39,7 +39,6 @@ pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod search;
-pub mod shots;
 pub mod square;
 mod zobrist;
 

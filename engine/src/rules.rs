@@ -83,7 +83,50 @@ pub struct Rules {
     pub mid_capture_promotion: bool,
 }
 
+/// How a rule option is named in the protocol's two dialects. The engine
+/// owns the rules, so the protocol's options and the match client's
+/// commands take the names from here (`Rules::OPTIONS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionName {
+    /// The UCI option's name (`setoption name Variant ...`).
+    pub uci: &'static str,
+    /// The Hub parameter's name (`set-param name=variant ...`).
+    pub hub: &'static str,
+}
+
 impl Rules {
+    /// The option that chooses `variant`.
+    pub const VARIANT_OPTION: OptionName = OptionName {
+        uci: "Variant",
+        hub: "variant",
+    };
+    /// The option that chooses `capture_removal`.
+    pub const CAPTURE_REMOVAL_OPTION: OptionName = OptionName {
+        uci: "CaptureRemoval",
+        hub: "capture-removal",
+    };
+    /// The option that chooses `mid_capture_promotion`.
+    pub const MID_CAPTURE_PROMOTION_OPTION: OptionName = OptionName {
+        uci: "MidCapturePromotion",
+        hub: "mid-capture-promotion",
+    };
+
+    /// The three rule options with these rules' values as the options
+    /// take them, in the order the engine lists them.
+    pub fn options(&self) -> [(OptionName, String); 3] {
+        [
+            (Rules::VARIANT_OPTION, self.variant.to_string()),
+            (
+                Rules::CAPTURE_REMOVAL_OPTION,
+                self.capture_removal.to_string(),
+            ),
+            (
+                Rules::MID_CAPTURE_PROMOTION_OPTION,
+                self.mid_capture_promotion.to_string(),
+            ),
+        ]
+    }
+
     /// Armenian with the default options (text 000).
     pub const ARMENIAN: Rules = Rules {
         variant: Variant::Armenian,

@@ -411,7 +411,7 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
         }
         Command::NewGame => s.new_game(),
         Command::Pos { pos, moves } => {
-            s.game = build_game(s.settings.rules, pos.as_deref(), &moves)?;
+            s.game = build_game(s.settings.rules(), pos.as_deref(), &moves)?;
             state.level = Level::default();
         }
         Command::Level(l) => {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tama_engine::eval::{self, VariantWeights};
 use tama_engine::rules::parse_bool;
 #[cfg(feature = "lab")]
-use tama_engine::search::Style;
+use tama_engine::search::lab::Style;
 use tama_engine::search::{SearchOptions, Searcher};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
@@ -56,12 +56,19 @@ pub struct OptionDef {
     pub effect: Effect,
 }
 
-/// The option table: each line makes one variant of `Opt` and its
-/// definition. `Settings::set` and `Settings::value_text` match `Opt`
-/// exhaustively, so an option added here does not compile until it is
-/// stored and shown.
+/// The option table: one row an option, from which everything else is
+/// made: the variant of `Opt`, its definition (`Opt::def`), its field of
+/// `Settings` with the default, how `Settings::set` reads a value into it
+/// and how `Settings::value_text` shows it. A row is
+///
+/// `Opt = UCI name, Hub name (None: not in Hub), kind (the range), effect,
+/// field: type = default, reader;`
+///
+/// where the reader is the `Given` method that reads the kind. The options
+/// that shape a search are handed to the searcher by `Settings::apply`.
 macro_rules! options {
-    ($($(#[cfg($cfg:meta)])? $opt:ident = $uci:literal, $hub:expr, $kind:expr, $effect:ident;)*) => {
+    ($($(#[cfg($cfg:meta)])? $opt:ident = $uci:expr, $hub:expr, $kind:expr, $effect:ident,
+        $field:ident: $ty:ty = $default:expr, $read:ident;)*) => {
         /// Every engine option (`Opt::ALL`: in the order shown).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Opt {
@@ -85,37 +92,98 @@ macro_rules! options {
                 }
             }
         }
+
+        /// Current values of every option.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Settings {
+            $($(#[cfg($cfg)])? #[doc = concat!("`", stringify!($opt), "`")] pub $field: $ty,)*
+        }
+
+        impl Default for Settings {
+            /// The engine's own defaults: those of a new `Searcher` and of
+            /// the default rules and weights.
+            fn default() -> Settings {
+                Settings {
+                    $($(#[cfg($cfg)])? $field: $default,)*
+                }
+            }
+        }
+
+        impl Settings {
+            /// The current value of an option as text (what `param value=`
+            /// and `d` show, and what `uci` gives as the default of a new
+            /// engine).
+            pub fn value_text(&self, opt: Opt) -> String {
+                match opt {
+                    $($(#[cfg($cfg)])? Opt::$opt => self.$field.to_string(),)*
+                }
+            }
+
+            /// Reads `v` into the option's field.
+            fn store(&mut self, v: &Given) -> Result<(), String> {
+                match v.def.opt {
+                    $($(#[cfg($cfg)])? Opt::$opt => self.$field = v.$read()?,)*
+                }
+                Ok(())
+            }
+        }
     };
 }
 
 options! {
     Hash = "Hash", Some("hash"),
-        Kind::Spin { min: 1, max: Searcher::MAX_HASH_MB as i64 }, None;
+        Kind::Spin { min: 1, max: Searcher::MAX_HASH_MB as i64 }, None,
+        hash_mb: usize = Searcher::DEFAULT_HASH_MB, spin;
     Threads = "Threads", Some("threads"),
-        Kind::Spin { min: 1, max: Searcher::MAX_THREADS as i64 }, ThreadsChanged;
-    MultiPv = "MultiPV", None, Kind::Spin { min: 1, max: MAX_MULTIPV }, None;
-    Ponder = "Ponder", Some("ponder"), Kind::Check, None;
+        Kind::Spin { min: 1, max: Searcher::MAX_THREADS as i64 }, ThreadsChanged,
+        threads: usize = SearchOptions::default().threads, spin;
+    MultiPv = "MultiPV", None, Kind::Spin { min: 1, max: MAX_MULTIPV }, None,
+        multipv: usize = SearchOptions::default().multipv, spin;
+    Ponder = "Ponder", Some("ponder"), Kind::Check, None,
+        ponder: bool = false, check;
     MoveOverhead = "Move Overhead", Some("move-overhead"),
-        Kind::Spin { min: 0, max: MAX_MOVE_OVERHEAD_MS }, None;
-    ClearHash = "Clear Hash", None, Kind::Button, ClearHash;
-    Variant = "Variant", Some("variant"),
-        Kind::Combo { values: &["armenian", "turkish"] }, RulesChanged;
-    CaptureRemoval = "CaptureRemoval", Some("capture-removal"),
-        Kind::Combo { values: &["immediate", "deferred"] }, RulesChanged;
-    MidCapturePromotion = "MidCapturePromotion", Some("mid-capture-promotion"),
-        Kind::Check, RulesChanged;
-    EvalFile = "EvalFile", Some("evalfile"), Kind::Text, EvalFileChanged;
+        Kind::Spin { min: 0, max: MAX_MOVE_OVERHEAD_MS }, None,
+        move_overhead_ms: u64 = SearchOptions::default().move_overhead.as_millis() as u64, spin;
+    ClearHash = "Clear Hash", None, Kind::Button, ClearHash,
+        clear_hash: Button = Button, button;
+    Variant = Rules::VARIANT_OPTION.uci, Some(Rules::VARIANT_OPTION.hub),
+        Kind::Combo { values: &["armenian", "turkish"] }, RulesChanged,
+        variant: Variant = Rules::default().variant, combo;
+    CaptureRemoval = Rules::CAPTURE_REMOVAL_OPTION.uci, Some(Rules::CAPTURE_REMOVAL_OPTION.hub),
+        Kind::Combo { values: &["immediate", "deferred"] }, RulesChanged,
+        capture_removal: CaptureRemoval = Rules::default().capture_removal, combo;
+    MidCapturePromotion = Rules::MID_CAPTURE_PROMOTION_OPTION.uci,
+        Some(Rules::MID_CAPTURE_PROMOTION_OPTION.hub), Kind::Check, RulesChanged,
+        mid_capture_promotion: bool = Rules::default().mid_capture_promotion, check;
+    EvalFile = "EvalFile", Some("evalfile"), Kind::Text, EvalFileChanged,
+        eval_file: String = BUILTIN_EVAL.to_string(), required_text;
     Contempt = "Contempt", Some("contempt"),
-        Kind::Spin { min: -MAX_CONTEMPT, max: MAX_CONTEMPT }, None;
-    UciAnalyseMode = "UCI_AnalyseMode", None, Kind::Check, None;
-    EgtbPath = "EGTBPath", Some("egtbpath"), Kind::Text, TablesChanged;
+        Kind::Spin { min: -MAX_CONTEMPT, max: MAX_CONTEMPT }, None,
+        contempt: i32 = SearchOptions::default().contempt, spin;
+    UciAnalyseMode = "UCI_AnalyseMode", None, Kind::Check, None,
+        analyse_mode: bool = false, check;
+    EgtbPath = "EGTBPath", Some("egtbpath"), Kind::Text, TablesChanged,
+        egtb_path: String = String::new(), optional_text;
     EgtbPieces = "EGTBPieces", Some("egtbpieces"),
-        Kind::Spin { min: 0, max: tama_engine::egtb::MAX_PIECES as i64 }, None;
+        Kind::Spin { min: 0, max: tama_engine::egtb::MAX_PIECES as i64 }, None,
+        egtb_pieces: u32 = SearchOptions::default().egtb_pieces, spin;
     #[cfg(feature = "lab")]
-    Baseline = "Baseline", Some("baseline"), Kind::Check, None;
+    Baseline = "Baseline", Some("baseline"), Kind::Check, None,
+        baseline: bool = false, check;
     #[cfg(feature = "lab")]
     Style = "Style", Some("style"),
-        Kind::Combo { values: &["normal", "sparring"] }, None;
+        Kind::Combo { values: &["normal", "sparring"] }, None,
+        style: Style = Style::Normal, combo;
+}
+
+/// The value of a button (`Clear Hash`): nothing; shown as nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Button;
+
+impl std::fmt::Display for Button {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Ok(())
+    }
 }
 
 pub const MAX_MULTIPV: i64 = 64;
@@ -170,60 +238,6 @@ pub fn find(name: &str) -> Option<OptionDef> {
     definitions().into_iter().find(|d| normalize(d.uci) == key)
 }
 
-/// Current values of every option.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    pub ponder: bool,
-    pub move_overhead_ms: u64,
-    pub rules: Rules,
-    /// Lab: the baseline search plays.
-    #[cfg(feature = "lab")]
-    pub baseline: bool,
-    /// The weights file last loaded (its set replaces its variant's), or
-    /// `BUILTIN_EVAL`.
-    pub eval_file: String,
-    /// Lab: which search plays.
-    #[cfg(feature = "lab")]
-    pub style: Style,
-    /// The endgame databases' directory ("": none).
-    pub egtb_path: String,
-    /// Probe positions of up to this many pieces.
-    pub egtb_pieces: u32,
-    /// What a draw costs the engine's side, centi-men.
-    pub contempt: i32,
-    /// The GUI analyses (UCI_AnalyseMode): every search is an analysis
-    /// (`SearchLimits::analysis`).
-    pub analyse_mode: bool,
-}
-
-impl Default for Settings {
-    /// The engine's own defaults: those of a new `Searcher` and of the
-    /// default rules and weights.
-    fn default() -> Settings {
-        let search = SearchOptions::default();
-        Settings {
-            hash_mb: Searcher::DEFAULT_HASH_MB,
-            threads: search.threads,
-            multipv: search.multipv,
-            ponder: false,
-            move_overhead_ms: search.move_overhead.as_millis() as u64,
-            rules: Rules::default(),
-            #[cfg(feature = "lab")]
-            baseline: search.baseline,
-            eval_file: BUILTIN_EVAL.to_string(),
-            #[cfg(feature = "lab")]
-            style: search.style,
-            egtb_path: String::new(),
-            egtb_pieces: search.egtb_pieces,
-            contempt: search.contempt,
-            analyse_mode: false,
-        }
-    }
-}
-
 /// The value given to one option, read as its kind asks.
 struct Given<'a> {
     def: &'a OptionDef,
@@ -236,7 +250,13 @@ impl Given<'_> {
             .ok_or_else(|| format!("option {} needs a value", self.def.uci))
     }
 
-    fn spin(&self) -> Result<i64, String> {
+    /// A spin's value as the field's type (the range fits it).
+    fn spin<T: TryFrom<i64>>(&self) -> Result<T, String> {
+        let n = self.spin_value()?;
+        T::try_from(n).map_err(|_| self.not_a("spin"))
+    }
+
+    fn spin_value(&self) -> Result<i64, String> {
         let (uci, Kind::Spin { min, max }) = (self.def.uci, &self.def.kind) else {
             return Err(self.not_a("spin"));
         };
@@ -273,7 +293,7 @@ impl Given<'_> {
             .map_err(|e| format!("option {}: {e}", self.def.uci))
     }
 
-    fn button(&self) -> Result<(), String> {
+    fn button(&self) -> Result<Button, String> {
         if self.def.kind != Kind::Button {
             return Err(self.not_a("button"));
         }
@@ -282,7 +302,7 @@ impl Given<'_> {
                 "option {} is a button and takes no value",
                 self.def.uci
             )),
-            None => Ok(()),
+            None => Ok(Button),
         }
     }
 
@@ -294,6 +314,19 @@ impl Given<'_> {
         Ok(self.value.filter(|v| *v != UCI_EMPTY))
     }
 
+    /// Text that must be given (a file).
+    fn required_text(&self) -> Result<String, String> {
+        match self.text()? {
+            Some(text) => Ok(text.to_string()),
+            None => Err(format!("option {} needs a value", self.def.uci)),
+        }
+    }
+
+    /// Text that may be empty (a directory: none).
+    fn optional_text(&self) -> Result<String, String> {
+        Ok(self.text()?.unwrap_or("").to_string())
+    }
+
     /// An error in the table itself (an option read as another kind than
     /// it is declared): the tests set every option, so none ships.
     fn not_a(&self, kind: &str) -> String {
@@ -302,33 +335,17 @@ impl Given<'_> {
 }
 
 impl Settings {
-    /// The current value of an option as text (what `param value=` and
-    /// `d` show, and what `uci` gives as the default of a new engine).
-    pub fn value_text(&self, opt: Opt) -> String {
-        match opt {
-            Opt::Hash => self.hash_mb.to_string(),
-            Opt::Threads => self.threads.to_string(),
-            Opt::MultiPv => self.multipv.to_string(),
-            Opt::Ponder => self.ponder.to_string(),
-            Opt::MoveOverhead => self.move_overhead_ms.to_string(),
-            Opt::ClearHash => String::new(),
-            Opt::Variant => self.rules.variant.to_string(),
-            Opt::CaptureRemoval => self.rules.capture_removal.to_string(),
-            Opt::MidCapturePromotion => self.rules.mid_capture_promotion.to_string(),
-            Opt::EvalFile => self.eval_file.clone(),
-            Opt::Contempt => self.contempt.to_string(),
-            Opt::UciAnalyseMode => self.analyse_mode.to_string(),
-            Opt::EgtbPath => self.egtb_path.clone(),
-            Opt::EgtbPieces => self.egtb_pieces.to_string(),
-            #[cfg(feature = "lab")]
-            Opt::Baseline => self.baseline.to_string(),
-            #[cfg(feature = "lab")]
-            Opt::Style => self.style.to_string(),
+    /// The rules the three rule options make.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            variant: self.variant,
+            capture_removal: self.capture_removal,
+            mid_capture_promotion: self.mid_capture_promotion,
         }
     }
 
     /// Hands the options that shape a search to the searcher's options
-    /// (the session before each search; `tama tactics`). Every field is
+    /// (the session before each search; `tama-lab tactics`). Every field is
     /// named, so a new search option must be given its value here.
     pub fn apply(&self, o: &mut SearchOptions) {
         *o = SearchOptions {
@@ -336,9 +353,12 @@ impl Settings {
             multipv: self.multipv,
             move_overhead: Duration::from_millis(self.move_overhead_ms),
             #[cfg(feature = "lab")]
-            baseline: self.baseline,
-            #[cfg(feature = "lab")]
-            style: self.style,
+            lab: tama_engine::search::lab::LabOptions {
+                baseline: self.baseline,
+                style: self.style,
+            },
+            #[cfg(not(feature = "lab"))]
+            lab: tama_engine::search::lab::LabOptions {},
             egtb_pieces: self.egtb_pieces,
             contempt: self.contempt,
         };
@@ -356,29 +376,7 @@ impl Settings {
         })?;
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         let v = Given { def: &def, value };
-        match def.opt {
-            Opt::Hash => self.hash_mb = v.spin()? as usize,
-            Opt::Threads => self.threads = v.spin()? as usize,
-            Opt::MultiPv => self.multipv = v.spin()? as usize,
-            Opt::Ponder => self.ponder = v.check()?,
-            Opt::MoveOverhead => self.move_overhead_ms = v.spin()? as u64,
-            Opt::ClearHash => v.button()?,
-            Opt::Variant => self.rules.variant = v.combo::<Variant>()?,
-            Opt::CaptureRemoval => self.rules.capture_removal = v.combo::<CaptureRemoval>()?,
-            Opt::MidCapturePromotion => self.rules.mid_capture_promotion = v.check()?,
-            Opt::EvalFile => match v.text()? {
-                Some(file) => self.eval_file = file.to_string(),
-                None => return Err(format!("option {} needs a value", def.uci)),
-            },
-            Opt::Contempt => self.contempt = v.spin()? as i32,
-            Opt::UciAnalyseMode => self.analyse_mode = v.check()?,
-            Opt::EgtbPath => self.egtb_path = v.text()?.unwrap_or("").to_string(),
-            Opt::EgtbPieces => self.egtb_pieces = v.spin()? as u32,
-            #[cfg(feature = "lab")]
-            Opt::Baseline => self.baseline = v.check()?,
-            #[cfg(feature = "lab")]
-            Opt::Style => self.style = v.combo::<Style>()?,
-        }
+        self.store(&v)?;
         Ok(def.effect)
     }
 }
@@ -395,20 +393,10 @@ mod tests {
         assert_eq!(s.set("MOVE-OVERHEAD", Some("7")), Ok(Effect::None));
         assert_eq!(s.move_overhead_ms, 7);
         assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
-        assert_eq!(s.rules.variant, Variant::Turkish);
+        assert_eq!(s.variant, Variant::Turkish);
         assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
         assert_eq!(s.set("Threads", Some("256")), Ok(Effect::ThreadsChanged));
         assert_eq!(s.threads, 256);
-    }
-
-    #[cfg(feature = "lab")]
-    #[test]
-    fn the_lab_build_offers_the_sparring_opponent_and_the_baseline() {
-        let mut s = Settings::default();
-        assert_eq!(s.set("style", Some("Sparring")), Ok(Effect::None));
-        assert_eq!(s.style, Style::Sparring);
-        assert_eq!(s.set("baseline", Some("on")), Ok(Effect::None));
-        assert!(s.baseline);
     }
 
     #[cfg(not(feature = "lab"))]

@@ -85,7 +85,7 @@ fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, String> {
     if settings.egtb_path.is_empty() {
         return Ok(None);
     }
-    Tablebase::open(Path::new(&settings.egtb_path), settings.rules)
+    Tablebase::open(Path::new(&settings.egtb_path), settings.rules())
         .map(|tb| Some(Arc::new(tb)))
         .map_err(|e| format!("EGTBPath: {e}"))
 }
@@ -198,7 +198,7 @@ impl Session {
         let settings = Settings::default();
         Session {
             reporter,
-            game: Game::new(Position::startpos(settings.rules)),
+            game: Game::new(Position::startpos(settings.rules())),
             searcher_hash_mb: settings.hash_mb,
             settings,
             out,
@@ -343,7 +343,7 @@ impl Session {
     /// Re-plays the current game under the (new) rules; if one of its moves
     /// is not legal under them, the game restarts from the start position.
     fn apply_rules(&mut self) {
-        let rules = self.settings.rules;
+        let rules = self.settings.rules();
         if self.game.position().rules() == rules {
             return;
         }
@@ -367,7 +367,7 @@ impl Session {
     /// Clears the table (before the next search) and starts a new game.
     pub fn new_game(&mut self) {
         self.pending_clear = true;
-        self.game = Game::new(Position::startpos(self.settings.rules));
+        self.game = Game::new(Position::startpos(self.settings.rules()));
     }
 
     /// Takes the searcher back from a finished worker (or makes one).

@@ -479,7 +479,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         Command::SetOption { name, value } => s.set_option(&name, value.as_deref())?,
         Command::UciNewGame => s.new_game(),
         Command::Position { start, moves } => {
-            s.game = build_game(s.settings.rules, &start, &moves)?;
+            s.game = build_game(s.settings.rules(), &start, &moves)?;
         }
         Command::Go(args) => {
             if s.is_searching() {

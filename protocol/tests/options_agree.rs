@@ -1,8 +1,8 @@
 //! The options as users meet them agree with each other and with their
 //! documentation: the `option` lines of `uci`, the `param` lines of `hub`,
 //! the `Option` lines of `d`, and the table of docs/protocol.md
-//! ("## Options"), row by row and in order; in a lab build, followed by
-//! the rows of its "### Lab options" table.
+//! ("## Options"), row by row and in order. (The lab's two options are
+//! checked with the lab: lab/tests/protocol.rs.)
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -155,11 +155,8 @@ fn assert_lines(output: &[String], prefix: &str, wanted: Vec<String>, what: &str
 
 #[test]
 fn uci_hub_d_and_the_docs_list_the_same_options() {
-    let mut rows = documented("## Options");
+    let rows = documented("## Options");
     assert!(rows.len() >= 10, "{rows:#?}");
-    if cfg!(feature = "lab") {
-        rows.extend(documented("### Lab options"));
-    }
     let uci = session("uci\nd\n");
     assert_lines(&uci, "option ", rows.iter().map(uci_line).collect(), "uci");
     assert_lines(

@@ -1,7 +1,6 @@
 //! `tama bench`: the search's signature (a node count over fixed positions).
 
-use super::Message;
-use crate::cli::{tuning, BenchArgs};
+use crate::cli::BenchArgs;
 use anyhow::Result;
 use std::io::Write;
 
@@ -12,7 +11,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     let report = tama_engine::search::bench::run_with(
         a.depth,
         threads,
-        &tuning(&a.set).message()?,
+        &tama_engine::search::Tuning::default(),
         &tama_engine::eval::Weights::DEFAULT,
     );
     let stdout = std::io::stdout();

@@ -5,7 +5,6 @@
 //! - `protocol`: `tama`, `tama uci`, `tama hub`: the engine on stdin/stdout;
 //! - `perft`, `bench`, `search`: the move generator's count, the search's
 //!   signature, one search;
-//! - `tactics`: the shot suite's score;
 //! - `egtb` (and `egtb_games`, its commands that read played games): the
 //!   endgame databases;
 //! - `datagen`, `train`: the training pipeline (`tama_train`);
@@ -22,7 +21,6 @@ pub mod r#match;
 pub mod perft;
 pub mod protocol;
 pub mod search;
-pub mod tactics;
 pub mod train;
 
 use std::io::{IsTerminal, Write};

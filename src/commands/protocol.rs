@@ -2,12 +2,11 @@
 //! stdin and stdout (`tama_protocol`); without a sub-command the first line
 //! chooses the dialect.
 
-use super::Message;
-use crate::cli::{tuning, Setting};
-use anyhow::Result;
+use tama_engine::search::Tuning;
 use tama_protocol::session::Dialect;
 
-/// Runs the protocol loop until `quit` or the end of input.
-pub fn run(dialect: Option<Dialect>, set: &[Setting]) -> Result<i32> {
-    Ok(tama_protocol::run_stdio(dialect, tuning(set).message()?))
+/// Runs the protocol loop until `quit` or the end of input; returns the
+/// exit status.
+pub fn run(dialect: Option<Dialect>) -> i32 {
+    tama_protocol::run_stdio(dialect, Tuning::default())
 }

@@ -1,7 +1,7 @@
 //! `tama search`: one search from the command line.
 
-use super::{position, Message};
-use crate::cli::{tuning, SearchArgs};
+use super::position;
+use crate::cli::SearchArgs;
 use anyhow::Result;
 use std::time::Duration;
 use tama_engine::search::{SearchControl, SearchInfo, SearchLimits, Searcher};
@@ -21,14 +21,9 @@ pub fn run(a: &SearchArgs) -> Result<()> {
         limits.movetime = Some(Duration::from_millis(1000));
     }
     let mut searcher = Searcher::new(a.hash);
-    *searcher.tuning_mut() = tuning(&a.set).message()?;
     let o = searcher.options_mut();
     o.threads = a.threads.max(1);
     o.multipv = a.multipv.max(1);
-    #[cfg(feature = "lab")]
-    {
-        o.baseline = a.baseline;
-    }
     o.move_overhead = Duration::ZERO;
     let game = Game::new(pos);
     let out = searcher.search(&game, &limits, &SearchControl::new(), &mut |info| {

@@ -1,8 +1,8 @@
 //! Tama's data generation and training: the pipeline that learns the
 //! evaluation from Tama's own games (`tama datagen`, `tama train`;
-//! docs/evaluation.md), and the harvest of the shot suite. None of it is
-//! needed to play: the engine reads the weights files and the shot suite
-//! this crate makes.
+//! docs/evaluation.md). None of it is needed to play: the engine reads the
+//! weights files this crate makes. (The shot suite's harvest is the lab's:
+//! lab/src/harvest.rs.)
 //!
 //! - `record`: the training-data file format, as bytes;
 //! - `selfplay`: one self-play game, with the positions worth learning from;
@@ -11,15 +11,10 @@
 //! - `shard`: a run cut into shards, and the shards merged back;
 //! - `dataset`: data files as training and validation samples (the split,
 //!   the removal of repeated positions);
-//! - `train`: a weights file fitted to data files;
-//! - `harvest` (the `lab` feature): shots found in self-play games by the
-//!   sparring search (the suite `tama tactics` scores; `examples/shots.rs`
-//!   runs it).
+//! - `train`: a weights file fitted to data files.
 
 pub mod datagen;
 pub mod dataset;
-#[cfg(feature = "lab")]
-pub mod harvest;
 pub mod record;
 pub mod selfplay;
 pub mod shard;

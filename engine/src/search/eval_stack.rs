@@ -93,7 +93,6 @@ mod tests {
     use crate::moves::MoveList;
     use crate::rng::Rng;
     use crate::rules::{Rules, Variant};
-    use crate::shots;
 
     /// Every built-in set, learned and hand-set, as the weights of its
     /// variant.
@@ -169,19 +168,17 @@ mod tests {
     }
 
     #[test]
-    fn scores_equal_the_whole_evaluation_on_the_shot_suite() {
-        // Every position of the shot suite (both variants) and all the
-        // positions two moves below it, with every built-in set of its
+    fn scores_equal_the_whole_evaluation_on_the_bench_positions() {
+        // Every bench position (both variants, men and kings) and all the
+        // positions three moves below it, with every built-in set of its
         // variant, one stack a set as in one search after another.
-        let suite = shots::suite();
+        let bench = crate::search::bench::positions();
         let mut checked = 0;
         for (rules, w) in every_set() {
             let mut stack = EvalStack::new();
-            let of_variant = suite
-                .iter()
-                .filter(|s| s.position.rules().variant == rules.variant);
-            for shot in of_variant {
-                checked += check_tree(&mut stack, &shot.position, 1, 2, &w);
+            for (r, fen) in bench.iter().filter(|(r, _)| r.variant == rules.variant) {
+                let pos = Position::from_fen(fen, *r).unwrap();
+                checked += check_tree(&mut stack, &pos, 1, 3, &w);
             }
         }
         assert!(checked > 50_000, "{checked}");

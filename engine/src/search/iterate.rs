@@ -2,16 +2,14 @@
 //! window around each root line, the root search, the stop checks (nodes,
 //! time, `stop`, ponder hit) and, on the main thread, the reports.
 
+use super::lab::count;
 use super::params::{ASPIRATION_DELTA, ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH};
 use super::score::{is_mate, mate_in, Bound, Score, INF, MATE};
-use super::worker::{RootMove, Worker, WorkerResult};
+use super::worker::{RootMove, Worker, WorkerResult, POLL_INTERVAL};
 use super::SearchInfo;
 use crate::position::Position;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// Nodes between two looks at the clock and the stop flag.
-pub(super) const POLL_INTERVAL: u64 = 1024;
 
 impl<'a> Worker<'a> {
     // ----- stopping -------------------------------------------------------
@@ -132,8 +130,7 @@ impl<'a> Worker<'a> {
             best,
             depth: completed,
             nodes: self.nodes,
-            #[cfg(feature = "lab")]
-            stats: self.stats.with_nodes(self.nodes),
+            counts: self.counts(),
         }
     }
 
@@ -288,19 +285,15 @@ impl<'a> Worker<'a> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        #[cfg(feature = "lab")]
-        if self.sh.baseline() {
-            return -self.plain(child, depth - 1, -beta, -alpha, 1);
+        if let Some(v) = self.baseline_child(child, depth, alpha, beta) {
+            return v;
         }
         if first {
             return -self.search(child, -beta, -alpha, depth - 1, 1, true);
         }
         let mut v = -self.search(child, -alpha - 1, -alpha, depth - 1, 1, false);
         if v > alpha && v < beta && !self.stopped {
-            #[cfg(feature = "lab")]
-            {
-                self.stats.pvs_researches += 1;
-            }
+            count!(self, pvs_researches += 1);
             v = -self.search(child, -beta, -alpha, depth - 1, 1, true);
         }
         v

@@ -29,15 +29,16 @@
 //! (`repetition.rs`); no legal move is a loss at that ply. Lazy SMP: every
 //! thread (`worker.rs`) runs its own iterative deepening on the shared
 //! table, odd helpers one ply deeper; the main thread keeps time and
-//! decides. In the lab build (`lab/`), the `baseline` option replaces all
-//! of this with plain fixed-depth alpha-beta on material, and `Style`
-//! with the sparring opponent.
+//! decides. In the lab build (`lab/`, the engine's `lab` feature), the
+//! `baseline` option replaces all of this with plain fixed-depth
+//! alpha-beta on material, and `Style` with the sparring opponent the lab
+//! crate installs; the product reaches the lab only through the empty
+//! hooks of `lab/mod.rs`.
 
 pub mod bench;
 mod eval_stack;
 mod history;
 mod iterate;
-#[cfg(feature = "lab")]
 pub mod lab;
 mod limits;
 mod node;
@@ -59,11 +60,7 @@ use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
-#[cfg(feature = "lab")]
-pub use lab::{sparring, stats::SearchStats, Style, UnknownStyle};
 pub use params::Tuning;
-#[cfg(feature = "lab")]
-pub use params::{LabSwitches, TuningError};
 use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -121,9 +118,9 @@ pub struct SearchOutcome {
     /// the table's use, the database hits), for the final `info` line.
     /// `None` when no iteration completed.
     pub last: Option<SearchInfo>,
-    /// Lab: what the node search counted, all threads.
-    #[cfg(feature = "lab")]
-    pub stats: SearchStats,
+    /// Lab: what the node search counted, all threads (`lab::SearchStats`;
+    /// empty outside the lab build).
+    pub stats: lab::SearchStats,
 }
 
 /// The protocol's options that shape a search (set between searches).
@@ -135,13 +132,9 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Kept back from the clock for the time the move takes to reach the GUI.
     pub move_overhead: Duration,
-    /// Lab: plain fixed-depth alpha-beta with a material-only evaluation,
-    /// the baseline that measurements compare the real search against.
-    #[cfg(feature = "lab")]
-    pub baseline: bool,
-    /// Lab: which search plays (`Style`).
-    #[cfg(feature = "lab")]
-    pub style: Style,
+    /// The lab's options (`lab::LabOptions`: the baseline, the style);
+    /// empty outside the lab build.
+    pub lab: lab::LabOptions,
     /// Positions of up to this many pieces are looked up in the endgame
     /// databases (`Searcher::set_tablebase`), when those are complete for
     /// that many; 0: never.
@@ -151,28 +144,13 @@ pub struct SearchOptions {
     pub contempt: i32,
 }
 
-impl SearchOptions {
-    /// Whether the lab's baseline search plays (never outside the lab
-    /// build).
-    #[inline(always)]
-    pub fn baseline(&self) -> bool {
-        #[cfg(feature = "lab")]
-        return self.baseline;
-        #[cfg(not(feature = "lab"))]
-        false
-    }
-}
-
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
         SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
-            #[cfg(feature = "lab")]
-            baseline: false,
-            #[cfg(feature = "lab")]
-            style: Style::Normal,
+            lab: lab::LabOptions::default(),
             egtb_pieces: crate::egtb::MAX_PIECES,
             contempt: 0,
         }
@@ -374,14 +352,8 @@ impl Searcher {
                 };
             }
         }
-        #[cfg(feature = "lab")]
-        if self.options.style == Style::Sparring && !self.options.baseline {
-            let o = &self.options;
-            let mut limits = limits.clone();
-            if forced {
-                limits.depth = Some(1);
-            }
-            return sparring::search(&self.tt, game, &moves, &limits, o, control, info);
+        if let Some(out) = self.other_search(game, &moves, limits, forced, control, info) {
+            return out;
         }
         self.tt.new_search();
         let baseline = self.options.baseline();
@@ -414,7 +386,7 @@ impl Searcher {
             } else {
                 self.options.multipv.max(1)
             },
-            baseline,
+            lab: lab::SharedLab::of(&self.options),
             infinite: limits.infinite,
             started,
             budget: limits.time_budget(root.side_to_move(), &self.options),
@@ -488,11 +460,7 @@ impl Searcher {
             nodes,
             thread_nodes: results.iter().map(|r| r.nodes).collect(),
             last,
-            #[cfg(feature = "lab")]
-            stats: results.iter().fold(SearchStats::default(), |mut sum, r| {
-                sum.add(&r.stats);
-                sum
-            }),
+            stats: lab::summed(results),
         }
     }
 

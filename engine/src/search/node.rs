@@ -7,6 +7,7 @@
 //! Nothing here allocates: move lists and ordering scores live on the stack
 //! (each search thread has a big one).
 
+use super::lab::count;
 use super::params::{LMP_BASE, LMR_MIN_DEPTH};
 use super::picker::{MovePicker, MoveScores, OrderHints};
 use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUND, MAX_PLY};
@@ -107,7 +108,6 @@ impl<'a> Worker<'a> {
         }
 
         // Step 5b. ProbCut (lab builds only).
-        #[cfg(feature = "lab")]
         if !pv_node {
             if let Some(score) = self.probcut(pos, depth, beta, ply) {
                 return score;
@@ -122,10 +122,7 @@ impl<'a> Worker<'a> {
         }
 
         // Step 7. Extension (lab builds only).
-        #[cfg(feature = "lab")]
         let new_depth = depth - 1 + self.extension(pv_node, list.len(), capture, ply);
-        #[cfg(not(feature = "lab"))]
-        let new_depth = depth - 1;
 
         // Step 8. Move ordering.
         let node = NodeFacts {
@@ -209,9 +206,7 @@ impl<'a> Worker<'a> {
         let prune = moves > 0
             && static_eval - t.rfp_margin * depth >= beta
             && !movegen::has_capture(&pos.with_side_to_move(pos.side_to_move().opponent()));
-        #[cfg(feature = "lab")]
-        let prune = prune && !self.shot_guard(pos);
-        prune.then_some(static_eval)
+        (prune && !self.shot_guard(pos)).then_some(static_eval)
     }
 
     /// Step 8: scores the moves for the move loop.
@@ -229,8 +224,7 @@ impl<'a> Worker<'a> {
             capture: node.capture,
             killers: node.killers,
             history: &self.history,
-            #[cfg(feature = "lab")]
-            by_safety: !node.capture && node.depth >= self.sh.tuning.lab.safety_order_depth,
+            by_safety: self.by_safety(node.capture, node.depth),
         };
         MovePicker::new(list, scores, pos, &hints)
     }
@@ -296,13 +290,9 @@ impl<'a> Worker<'a> {
             // Step 11. Search the move.
             self.path.push(pos, &mv, &child, node.ply);
             let r = if sacrifice { 0 } else { reduction };
-            #[cfg(feature = "lab")]
-            let exempt_from = sacrifice.then(|| self.stats.enter_exempt(self.nodes));
+            let exempt = self.enter_exempt(sacrifice);
             let v = self.search_move(&child, i, alpha, beta, node, r);
-            #[cfg(feature = "lab")]
-            if let Some(start) = exempt_from {
-                self.stats.leave_exempt(start, self.nodes);
-            }
+            self.leave_exempt(exempt);
             self.path.pop();
             if self.stopped {
                 return None;
@@ -318,11 +308,8 @@ impl<'a> Worker<'a> {
                         self.update_pv(node.ply, mv);
                     }
                     if v >= beta {
-                        #[cfg(feature = "lab")]
-                        {
-                            self.stats.fail_highs += 1;
-                            self.stats.first_move_fail_highs += (i == 0) as u64;
-                        }
+                        count!(self, fail_highs += 1);
+                        count!(self, first_move_fail_highs += (i == 0) as u64);
                         if !node.capture {
                             self.killers.store(node.ply, mv);
                             self.history.reward_cutoff(pos, &mv, &quiets, node.depth);
@@ -383,17 +370,11 @@ impl<'a> Worker<'a> {
         }
         let mut v = -self.search(child, -alpha - 1, -alpha, depth - r, ply, false);
         if v > alpha && r > 0 && !self.stopped {
-            #[cfg(feature = "lab")]
-            {
-                self.stats.lmr_researches += 1;
-            }
+            count!(self, lmr_researches += 1);
             v = -self.search(child, -alpha - 1, -alpha, depth, ply, false);
         }
         if v > alpha && v < beta && node.pv_node && !self.stopped {
-            #[cfg(feature = "lab")]
-            {
-                self.stats.pvs_researches += 1;
-            }
+            count!(self, pvs_researches += 1);
             v = -self.search(child, -beta, -alpha, depth, ply, true);
         }
         v

@@ -8,11 +8,8 @@
 //! that give the opponent a capture last, from `safety_order_depth` on, in
 //! the lab build).
 
-use super::history::History;
-#[cfg(feature = "lab")]
-use super::history::HISTORY_MAX;
+use super::history::{History, HISTORY_MAX};
 use super::tt::PackedMove;
-#[cfg(feature = "lab")]
 use crate::movegen;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
@@ -31,8 +28,8 @@ pub(super) struct OrderHints<'h> {
     pub capture: bool,
     pub killers: [Move; 2],
     pub history: &'h History,
-    /// Lab: order quiet moves that allow a capture after the safe ones.
-    #[cfg(feature = "lab")]
+    /// Lab: order quiet moves that allow a capture after the safe ones
+    /// (always false in the product, where the test compiles away).
     pub by_safety: bool,
 }
 
@@ -51,7 +48,6 @@ fn order_score(pos: &Position, mv: &Move, h: &OrderHints) -> i32 {
     } else if *mv == h.killers[1] {
         SECOND_KILLER
     } else {
-        #[cfg(feature = "lab")]
         if h.by_safety && movegen::has_capture(&pos.play(mv)) {
             // A move that gives the opponent a capture comes after the safe
             // ones (it may still be a shot, so it is searched).

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::position::Position;
-use crate::rules::{Rules, Variant};
+use crate::rules::Rules;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -186,33 +186,6 @@ fn repetition_through_sideways_man_steps_is_a_draw() {
     assert_eq!(g.status(), crate::game::GameStatus::DrawByRepetition);
 }
 
-/// The repetition of `contempt_prices_the_repetition_for_the_root_side_and_not_in_analysis`
-/// priced by the searcher `make` gives.
-pub(super) fn assert_contempt_prices_the_repetition(make: &dyn Fn() -> Searcher, what: &str) {
-    let mut g = game("W:WKa1:BKh8,Kg8", Rules::ARMENIAN);
-    for m in ["a1-a2", "h8-h7", "a2-a1", "h7-h8"] {
-        g.play_text(m).unwrap();
-    }
-    for (contempt, analysis, expect) in [
-        (40, false, -40),
-        (-40, false, 40),
-        (40, true, 0),
-        (0, false, 0),
-    ] {
-        let mut s = make();
-        s.options_mut().contempt = contempt;
-        let limits = SearchLimits {
-            depth: Some(6),
-            analysis,
-            ..SearchLimits::default()
-        };
-        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-        let what = format!("{what}, contempt {contempt}, analysis {analysis}");
-        assert_eq!(out.score, Some(Score::Cp(expect)), "{what}");
-        assert_eq!(text(&g, &out), "a1-a2", "{what}");
-    }
-}
-
 #[test]
 fn contempt_prices_the_repetition_for_the_root_side_and_not_in_analysis() {
     // The game of `repetition_from_the_game_history_is_a_draw`: White, lost
@@ -222,8 +195,8 @@ fn contempt_prices_the_repetition_for_the_root_side_and_not_in_analysis() {
     // reports the plain draw, whatever the option. The draw is met at odd
     // plies inside the search too (Black repeating): its sign there is the
     // opposite, or White would not see -C at the root. (The lab's sparring
-    // search prices it the same: lab/tests.rs.)
-    assert_contempt_prices_the_repetition(&|| Searcher::new(16), "the search");
+    // search prices it the same: lab/tests/search.rs.)
+    crate::testutil::assert_contempt_prices_the_repetition(&|| Searcher::new(16), "the search");
 }
 
 #[test]
@@ -507,79 +480,4 @@ fn bench_signature() {
     assert_eq!(bench::run(BENCH_TEST_DEPTH).nodes, BENCH_TEST_NODES);
 }
 
-pub(super) const BENCH_TEST_DEPTH: u32 = 8;
-pub(super) const BENCH_TEST_NODES: u64 = 322_895;
-
-/// The built-in shot suite's proven wins (the oracle scored a win in N
-/// plies) with N at most `max_plies`.
-pub(super) fn suite_wins(max_plies: i32) -> Vec<(crate::shots::Shot, i32)> {
-    crate::shots::suite()
-        .into_iter()
-        .map(|s| {
-            let n = MATE - s.score;
-            (s, n)
-        })
-        .filter(|(_, n)| *n >= 1 && *n <= max_plies)
-        .collect()
-}
-
-/// Every win of the suite of at most `max_plies` plies (the oracle, the
-/// full-width sparring search, proved each a win in N plies) must be seen
-/// by depth N+`margin` with `tuning`, and a winning move played.
-pub(super) fn assert_short_wins_found_at_depth_n_plus(
-    margin: i32,
-    tuning: &Tuning,
-    max_plies: i32,
-) {
-    let wins = suite_wins(max_plies);
-    assert!(!wins.is_empty(), "no win of {max_plies} plies in the suite");
-    for (shot, n) in &wins {
-        let g = Game::new(shot.position);
-        let mut s = Searcher::new(16);
-        *s.tuning_mut() = tuning.clone();
-        let limits = SearchLimits {
-            depth: Some((*n + margin) as u32),
-            ..SearchLimits::default()
-        };
-        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
-        let fen = shot.position.fen();
-        assert!(
-            matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= *n),
-            "{fen}: win in {n} plies, depth {} says {:?} ({tuning:?})",
-            n + margin,
-            out.score
-        );
-        assert!(
-            shot.winning.contains(&out.best_move.unwrap()),
-            "{fen} ({tuning:?})"
-        );
-    }
-}
-
-#[test]
-fn short_forced_wins_are_found_within_two_to_five_plies_of_their_length() {
-    // The search users get (the default switches), and the tactical one
-    // (forced replies free, every sacrifice neither reduced nor pruned).
-    // N up to 11 takes the suite's 56 wins (18 Armenian, 38 Turkish); the
-    // least counts keep the check from thinning out unnoticed.
-    let wins = suite_wins(11);
-    for (variant, least) in [(Variant::Armenian, 8), (Variant::Turkish, 30)] {
-        let of_variant = wins
-            .iter()
-            .filter(|(s, _)| s.position.rules().variant == variant)
-            .count();
-        assert!(
-            of_variant >= least,
-            "only {of_variant} short {variant} wins in the suite"
-        );
-    }
-    // The default search by N+5: its late move reductions (`lmr_divisor`
-    // 120) reduce a quiet king move far down the ordering, so the 7-ply
-    // Armenian win W:Wb2,e2,g2,g3,Kc8:Bd3,Kf4,e7,g7 (e2-d2) is seen at depth
-    // 12 (11 with the first-generation Armenian weights, whose ordering put
-    // e2-d2 sooner), not 9; with `lmr_divisor=200` every win was seen by
-    // N+2, at a tree 2.7x larger per depth that lost at the clock
-    // (CHANGELOG.md, 0.2.0).
-    assert_short_wins_found_at_depth_n_plus(5, &Tuning::default(), 11);
-    // (The lab's tactical settings see them all by N+2: lab/tests.rs.)
-}
+use crate::testutil::{BENCH_TEST_DEPTH, BENCH_TEST_NODES};

@@ -20,6 +20,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Instant;
 
+/// Nodes between two looks at the clock and the stop flag.
+pub(super) const POLL_INTERVAL: u64 = 1024;
+
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
@@ -35,8 +38,8 @@ pub(super) struct Shared<'a> {
     pub max_depth: i32,
     pub node_limit: u64,
     pub multipv: usize,
-    /// The lab's baseline search plays (read through `Shared::baseline`).
-    pub baseline: bool,
+    /// The lab's share (the baseline; read through `Shared::baseline`).
+    pub lab: super::lab::SharedLab,
     pub infinite: bool,
     pub started: Instant,
     pub budget: TimeBudget,
@@ -48,15 +51,6 @@ pub(super) struct Shared<'a> {
     pub contempt: i32,
     /// Database probes that found their position, all threads.
     pub tbhits: AtomicU64,
-}
-
-impl Shared<'_> {
-    /// Whether the lab's baseline search plays: never outside the lab
-    /// build, where the branches on it compile away.
-    #[inline(always)]
-    pub fn baseline(&self) -> bool {
-        cfg!(feature = "lab") && self.baseline
-    }
 }
 
 /// A move of the root with what the last iterations found for it.
@@ -74,9 +68,8 @@ pub(super) struct WorkerResult {
     pub best: Option<RootMove>,
     pub depth: u32,
     pub nodes: u64,
-    /// Lab: what the node search counted.
-    #[cfg(feature = "lab")]
-    pub stats: super::SearchStats,
+    /// Lab: what the node search counted (nothing in the product).
+    pub counts: super::lab::Counts,
 }
 
 /// One search thread (id 0 is the main thread: it keeps time and reports).
@@ -99,12 +92,9 @@ pub(super) struct Worker<'a> {
     /// Searching without reductions or pruning (and without table cutoffs
     /// from searches that had them): the proof that a mate is shortest.
     pub(super) full_width: bool,
-    /// Lab: extended plies on the line from the root to each ply.
-    #[cfg(feature = "lab")]
-    pub(super) extended: [u8; MAX_PLY + 2],
-    /// Lab: the node search's counters.
-    #[cfg(feature = "lab")]
-    pub(super) stats: super::SearchStats,
+    /// The lab's state: its extensions and counters (nothing in the
+    /// product).
+    pub(super) lab: super::lab::WorkerLab,
     pub(super) lmr: LmrTable,
     pub(super) root_moves: Vec<RootMove>,
     /// Main thread only: still on the opponent's time, and where our own
@@ -120,7 +110,7 @@ impl<'a> Worker<'a> {
             id,
             sh,
             nodes: 0,
-            next_poll: super::iterate::POLL_INTERVAL.min(sh.node_limit),
+            next_poll: POLL_INTERVAL.min(sh.node_limit),
             stopped: false,
             root_depth: 0,
             seldepth: 0,
@@ -131,10 +121,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             full_width: false,
-            #[cfg(feature = "lab")]
-            extended: [0; MAX_PLY + 2],
-            #[cfg(feature = "lab")]
-            stats: super::SearchStats::default(),
+            lab: super::lab::WorkerLab::new(),
             lmr: LmrTable::new(sh.tuning.lmr_divisor),
             root_moves: sh
                 .root_moves

@@ -34,15 +34,9 @@ pub(super) fn handshake(
     })?;
     // The variant always (as pydraughts does); the two rule options when
     // the engine announces them (Tama's Hub names).
-    let rule_params = [
-        ("variant", rules.variant.to_string(), true),
-        ("capture-removal", rules.capture_removal.to_string(), false),
-        (
-            "mid-capture-promotion",
-            rules.mid_capture_promotion.to_string(),
-            false,
-        ),
-    ];
+    let rule_params = rules
+        .options()
+        .map(|(n, value)| (n.hub, value, n == Rules::VARIANT_OPTION));
     for (name, value, always) in rule_params {
         let announced = e.announced.iter().any(|a| a == name);
         if !command.sets(name) && (always || announced) {

@@ -27,14 +27,7 @@ pub(super) fn handshake(
             e.announced.push(name.to_ascii_lowercase());
         }
     })?;
-    let rule_options = [
-        ("Variant", rules.variant.to_string()),
-        ("CaptureRemoval", rules.capture_removal.to_string()),
-        (
-            "MidCapturePromotion",
-            rules.mid_capture_promotion.to_string(),
-        ),
-    ];
+    let rule_options = rules.options().map(|(name, value)| (name.uci, value));
     for (name, value) in rule_options {
         if !command.sets(name) && e.announced.contains(&name.to_ascii_lowercase()) {
             e.send(&setoption_line(name, &value))?;

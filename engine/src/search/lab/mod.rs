@@ -1,69 +1,53 @@
-//! The lab: what measurements need and players do not, built only with
-//! the `lab` cargo feature (`cargo build --release --features lab
-//! --target-dir target/lab`; docs/testing.md). Every strength claim is a
-//! match against two opponents, the previous version and the sparring
-//! opponent, which lives here:
+//! The lab's hooks into the search: what measurements need and players do
+//! not, compiled only with the engine's `lab` cargo feature, which the
+//! lab crate (`lab/`, `tama-lab`) turns on and the product never does.
+//! The search reaches the lab only through this module: every hook below
+//! exists in both builds, and in the product it is empty (a constant, or a
+//! type of no size) so that the calls compile away. `SearchOptions::lab`,
+//! `Tuning::lab` and `SearchOutcome::stats` are such types.
 //!
-//! - `sparring.rs`: the sparring opponent, a full-width search of another
-//!   design (`Style=sparring`), also the oracle the shot suite is
-//!   harvested with;
 //! - `baseline.rs`: plain fixed-depth alpha-beta on material (`Baseline`),
 //!   the floor the whole search is measured against;
+//! - `style.rs`: which search plays (`Style`); the sparring opponent, a
+//!   search of another design, lives in the lab crate and is installed
+//!   here (`install_sparring`);
 //! - `switches.rs`: the node search's switches that are off by default
-//!   (`Tuning::lab`, set by name with `--set NAME=VALUE`);
+//!   (`Tuning::lab`), and every switch set by name (`Tuning::set`);
 //! - `stats.rs`: counters of the node search (re-searches, cut-offs, the
 //!   nodes of exempt sacrifices), for measurements.
 
+#[cfg(feature = "lab")]
 mod baseline;
-pub mod sparring;
-pub mod stats;
+#[cfg(feature = "lab")]
+mod hooks;
+#[cfg(not(feature = "lab"))]
+#[path = "product.rs"]
+mod hooks;
+#[cfg(feature = "lab")]
+mod stats;
+#[cfg(feature = "lab")]
+mod style;
+#[cfg(feature = "lab")]
 mod switches;
-#[cfg(test)]
-mod tests;
 
-/// Which search plays: Tama's own, or the sparring opponent of another
-/// design (`sparring.rs`) that changes are measured against as well.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Style {
-    /// Tama's own search.
-    #[default]
-    Normal,
-    /// The sparring search of `sparring.rs`.
-    Sparring,
-}
+#[cfg(feature = "lab")]
+pub use {
+    style::{install_sparring, OtherSearch, Style, UnknownStyle},
+    switches::TuningError,
+};
 
-/// The text is not the name of a style (`normal` or `sparring`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownStyle(pub String);
+pub(super) use hooks::{summed, Counts, SharedLab, WorkerLab};
+pub use hooks::{LabOptions, LabSwitches, SearchStats};
 
-impl std::fmt::Display for UnknownStyle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown style {:?} (expected normal or sparring)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownStyle {}
-
-impl std::str::FromStr for Style {
-    type Err = UnknownStyle;
-    fn from_str(s: &str) -> Result<Style, UnknownStyle> {
-        match s.to_ascii_lowercase().as_str() {
-            "normal" => Ok(Style::Normal),
-            "sparring" => Ok(Style::Sparring),
-            _ => Err(UnknownStyle(s.to_string())),
+/// Counts into the node search's lab counters (`stats.rs`): `count!(w,
+/// field += n)` adds `n` to `w`'s counter `field` in the lab build and is
+/// nothing in the product.
+macro_rules! count {
+    ($w:expr, $field:ident += $n:expr) => {
+        #[cfg(feature = "lab")]
+        {
+            $w.lab.stats.$field += $n;
         }
-    }
+    };
 }
-
-impl std::fmt::Display for Style {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Style::Normal => "normal",
-            Style::Sparring => "sparring",
-        })
-    }
-}
+pub(super) use count;

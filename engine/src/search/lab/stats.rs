@@ -52,7 +52,7 @@ impl SearchStats {
     /// An exempt sacrifice is about to be searched, with `nodes` counted
     /// so far; returns them for `leave_exempt`.
     #[inline(always)]
-    pub(in crate::search) fn enter_exempt(&mut self, nodes: u64) -> u64 {
+    pub fn enter_exempt(&mut self, nodes: u64) -> u64 {
         self.exempt_moves += 1;
         self.open += 1;
         nodes
@@ -62,7 +62,7 @@ impl SearchStats {
     /// counted now. Only the outermost one of a line adds its subtree, so
     /// that nested ones are not counted twice.
     #[inline(always)]
-    pub(in crate::search) fn leave_exempt(&mut self, start: u64, nodes: u64) {
+    pub fn leave_exempt(&mut self, start: u64, nodes: u64) {
         self.open -= 1;
         if self.open == 0 {
             self.exempt_nodes += nodes - start;
@@ -98,54 +98,5 @@ impl fmt::Display for SearchStats {
             Self::percent(self.first_move_fail_highs, self.fail_highs),
             Self::percent(self.exempt_nodes, self.nodes),
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nested_exempt_subtrees_count_their_nodes_once() {
-        // An exempt move entered at node 100 holds another entered at 110
-        // and left at 130; the outer one is left at 150. The nodes below
-        // exempt moves are the outer 50, not 50 + 20.
-        let mut s = SearchStats::default();
-        let outer = s.enter_exempt(100);
-        let inner = s.enter_exempt(110);
-        s.leave_exempt(inner, 130);
-        s.leave_exempt(outer, 150);
-        assert_eq!((s.exempt_moves, s.exempt_nodes), (2, 50));
-        // A later one on another line counts again.
-        let again = s.enter_exempt(200);
-        s.leave_exempt(again, 205);
-        assert_eq!((s.exempt_moves, s.exempt_nodes), (3, 55));
-    }
-
-    #[test]
-    fn threads_add_up_and_the_line_gives_the_shares() {
-        let mut a = SearchStats {
-            nodes: 1000,
-            fail_highs: 40,
-            first_move_fail_highs: 30,
-            exempt_nodes: 100,
-            ..SearchStats::default()
-        };
-        let b = SearchStats {
-            nodes: 1000,
-            fail_highs: 60,
-            first_move_fail_highs: 50,
-            exempt_nodes: 150,
-            lmr_researches: 7,
-            ..SearchStats::default()
-        };
-        a.add(&b);
-        // 80 of 100 cut-offs on the first move, 250 of 2000 nodes exempt.
-        let line = a.to_string();
-        assert!(line.starts_with("nodes 2000 lmr_researches 7 "), "{line}");
-        assert!(
-            line.ends_with("first_move_cut_pct 80.0 exempt_node_pct 12.5"),
-            "{line}"
-        );
     }
 }

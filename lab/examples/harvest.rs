@@ -1,13 +1,13 @@
-//! Harvests the shot suite from self-play (docs/testing.md; `tama tactics`
+//! Harvests the shot suite from self-play (docs/testing.md; `tama-lab tactics`
 //! scores it):
 //!
-//! cargo run --release -p tama-train --example shots -- harvest VARIANT GAMES SEED \
+//! cargo run --release --manifest-path lab/Cargo.toml --example harvest -- harvest VARIANT GAMES SEED \
 //!     [GAME_NODES OPENING_PLIES PROBE_DEPTH ORACLE_DEPTH PER_GAME SHALLOW_DEPTH [hand]]
 //!
 //! (`hand`: the games are played with the hand-set weights, not the default)
 
 use tama_engine::Rules;
-use tama_train::harvest;
+use tama_lab::harvest;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,6 +44,8 @@ fn main() {
                 started.elapsed().as_secs_f64()
             );
         }
-        _ => eprintln!("usage: shots harvest VARIANT GAMES SEED [...] (scoring: tama tactics)"),
+        _ => {
+            eprintln!("usage: harvest harvest VARIANT GAMES SEED [...] (scoring: tama-lab tactics)")
+        }
     }
 }

@@ -1,21 +1,105 @@
-//! Tests of the lab: the baseline, the sparring opponent, and the search
-//! switches that are off by default.
+//! Tests of the lab: the baseline, the sparring opponent, the search
+//! switches that are off by default and the counters, through the
+//! engine's lab build; and the shot suite's short wins, which the product
+//! search must find too (its switches at their defaults are the product's).
 
-use crate::game::Game;
-use crate::movegen;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::search::tests::{
-    assert_contempt_prices_the_repetition, assert_short_wins_found_at_depth_n_plus, game,
-    suite_wins, text, BENCH_TEST_DEPTH, BENCH_TEST_NODES,
+use tama_engine::game::Game;
+use tama_engine::movegen;
+use tama_engine::position::Position;
+use tama_engine::rules::{Rules, Variant};
+use tama_engine::search::lab::{SearchStats, Style, UnknownStyle};
+use tama_engine::search::{
+    bench, Score, SearchControl, SearchLimits, SearchOutcome, Searcher, Tuning, MATE,
 };
-use crate::search::{bench, Score, SearchControl, SearchLimits, Searcher, Style, Tuning};
+use tama_engine::testutil::{
+    assert_contempt_prices_the_repetition, BENCH_TEST_DEPTH, BENCH_TEST_NODES,
+};
+use tama_lab::shots::{self, Shot};
+
+fn game(fen: &str, rules: Rules) -> Game {
+    Game::new(Position::from_fen(fen, rules).unwrap())
+}
+
+fn text(g: &Game, out: &SearchOutcome) -> String {
+    g.position().move_text(&out.best_move.expect("a move"))
+}
+
+/// The built-in shot suite's proven wins (the oracle scored a win in N
+/// plies) with N at most `max_plies`.
+fn suite_wins(max_plies: i32) -> Vec<(Shot, i32)> {
+    shots::suite()
+        .into_iter()
+        .map(|s| {
+            let n = MATE - s.score;
+            (s, n)
+        })
+        .filter(|(_, n)| *n >= 1 && *n <= max_plies)
+        .collect()
+}
+
+/// Every win of the suite of at most `max_plies` plies (the oracle, the
+/// full-width sparring search, proved each a win in N plies) must be seen
+/// by depth N+`margin` with `tuning`, and a winning move played.
+fn assert_short_wins_found_at_depth_n_plus(margin: i32, tuning: &Tuning, max_plies: i32) {
+    let wins = suite_wins(max_plies);
+    assert!(!wins.is_empty(), "no win of {max_plies} plies in the suite");
+    for (shot, n) in &wins {
+        let g = Game::new(shot.position);
+        let mut s = Searcher::new(16);
+        *s.tuning_mut() = tuning.clone();
+        let limits = SearchLimits {
+            depth: Some((*n + margin) as u32),
+            ..SearchLimits::default()
+        };
+        let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+        let fen = shot.position.fen();
+        assert!(
+            matches!(out.score, Some(Score::Mate(m)) if m > 0 && 2 * m - 1 <= *n),
+            "{fen}: win in {n} plies, depth {} says {:?} ({tuning:?})",
+            n + margin,
+            out.score
+        );
+        assert!(
+            shot.winning.contains(&out.best_move.unwrap()),
+            "{fen} ({tuning:?})"
+        );
+    }
+}
+
+#[test]
+fn short_forced_wins_are_found_within_two_to_five_plies_of_their_length() {
+    // The search users get (the default switches), and the tactical one
+    // (forced replies free, every sacrifice neither reduced nor pruned).
+    // N up to 11 takes the suite's 56 wins (18 Armenian, 38 Turkish); the
+    // least counts keep the check from thinning out unnoticed.
+    let wins = suite_wins(11);
+    for (variant, least) in [(Variant::Armenian, 8), (Variant::Turkish, 30)] {
+        let of_variant = wins
+            .iter()
+            .filter(|(s, _)| s.position.rules().variant == variant)
+            .count();
+        assert!(
+            of_variant >= least,
+            "only {of_variant} short {variant} wins in the suite"
+        );
+    }
+    // The default search by N+5: its late move reductions (`lmr_divisor`
+    // 120) reduce a quiet king move far down the ordering, so the 7-ply
+    // Armenian win W:Wb2,e2,g2,g3,Kc8:Bd3,Kf4,e7,g7 (e2-d2) is seen at depth
+    // 12 (11 with the first-generation Armenian weights, whose ordering put
+    // e2-d2 sooner), not 9; with `lmr_divisor=200` every win was seen by
+    // N+2, at a tree 2.7x larger per depth that lost at the clock
+    // (CHANGELOG.md, 0.2.0).
+    assert_short_wins_found_at_depth_n_plus(5, &Tuning::default(), 11);
+    // (The tactical settings see them all by N+2: below.)
+}
 
 #[test]
 fn the_sparring_search_prices_the_repetition_as_the_search_does() {
+    tama_lab::install();
     let sparring = || {
         let mut s = Searcher::new(16);
-        s.options_mut().style = Style::Sparring;
+        s.options_mut().lab.style = Style::Sparring;
         s
     };
     assert_contempt_prices_the_repetition(&sparring, "sparring");
@@ -27,7 +111,7 @@ fn the_baseline_plays_legal_moves_and_sees_a_shot() {
     let g = Game::new(pos);
     let legal = movegen::legal_moves(&pos);
     let mut s = Searcher::new(1);
-    s.options_mut().baseline = true;
+    s.options_mut().lab.baseline = true;
     let limits = SearchLimits {
         depth: Some(4),
         ..SearchLimits::default()
@@ -84,8 +168,8 @@ fn the_engine_solves_most_of_the_shot_suite_at_10k_nodes() {
     // replies free finds at depth 2-6. At 10k nodes a shot, 85% must be
     // solved (of the suite's first 144 shots, the main search before the
     // shot work, bench 20978097, solved 85, 59%; the tactical settings 132).
-    let suite = crate::shots::suite();
-    let solved = crate::shots::score(&mut tactical_searcher(), &suite, 10_000).solved;
+    let suite = shots::suite();
+    let solved = shots::score(&mut tactical_searcher(), &suite, 10_000).solved;
     assert!(
         solved * 100 >= suite.len() * 85,
         "{solved}/{} solved at 10k nodes",
@@ -113,13 +197,19 @@ fn probcut_changes_the_tree_and_is_off_by_default() {
         BENCH_TEST_DEPTH,
         1,
         &probcut_tuning(),
-        &crate::eval::Weights::DEFAULT,
+        &tama_engine::eval::Weights::DEFAULT,
     )
     .nodes;
     assert_ne!(on, BENCH_TEST_NODES, "probcut=1 left the tree unchanged");
     let mut never = probcut_tuning();
     never.set("probcut_margin", "20000").unwrap();
-    let never = bench::run_with(BENCH_TEST_DEPTH, 1, &never, &crate::eval::Weights::DEFAULT).nodes;
+    let never = bench::run_with(
+        BENCH_TEST_DEPTH,
+        1,
+        &never,
+        &tama_engine::eval::Weights::DEFAULT,
+    )
+    .nodes;
     assert!(never > BENCH_TEST_NODES, "{never}");
     assert!(on < never, "the cuts saved nothing: {on} >= {never}");
 }
@@ -181,10 +271,10 @@ fn probcut_keeps_most_of_the_shot_suite_at_100k_nodes() {
     // costs some of the suite (2026-12-01, the suite of 214 shots: 187 at
     // 100k nodes with probcut=1 against 205 without; CHANGELOG.md). The
     // floor catches a ProbCut that cuts without its verifying search.
-    let suite = crate::shots::suite();
+    let suite = shots::suite();
     let mut s = Searcher::new(16);
     *s.tuning_mut() = probcut_tuning();
-    let solved = crate::shots::score(&mut s, &suite, 100_000).solved;
+    let solved = shots::score(&mut s, &suite, 100_000).solved;
     assert!(
         solved >= 180,
         "{solved}/{} solved at 100k nodes",
@@ -196,7 +286,7 @@ fn probcut_keeps_most_of_the_shot_suite_at_100k_nodes() {
 fn styles_by_name() {
     assert_eq!("Sparring".parse(), Ok(Style::Sparring));
     let e = "wild".parse::<Style>().unwrap_err();
-    assert_eq!(e, crate::search::UnknownStyle("wild".into()));
+    assert_eq!(e, UnknownStyle("wild".into()));
     assert_eq!(
         e.to_string(),
         "unknown style \"wild\" (expected normal or sparring)"
@@ -241,4 +331,56 @@ fn the_counters_count_what_the_switches_change() {
     }
     assert_eq!(exempt[0], 0, "{exempt:?}");
     assert!(exempt[2] > 0 && exempt[1] >= exempt[2], "{exempt:?}");
+}
+
+#[test]
+fn nested_exempt_subtrees_count_their_nodes_once() {
+    // An exempt move entered at node 100 holds another entered at 110
+    // and left at 130; the outer one is left at 150. The nodes below
+    // exempt moves are the outer 50, not 50 + 20.
+    let mut s = SearchStats::default();
+    let outer = s.enter_exempt(100);
+    let inner = s.enter_exempt(110);
+    s.leave_exempt(inner, 130);
+    s.leave_exempt(outer, 150);
+    assert_eq!((s.exempt_moves, s.exempt_nodes), (2, 50));
+    // A later one on another line counts again.
+    let again = s.enter_exempt(200);
+    s.leave_exempt(again, 205);
+    assert_eq!((s.exempt_moves, s.exempt_nodes), (3, 55));
+}
+
+#[test]
+fn threads_add_up_and_the_line_gives_the_shares() {
+    let mut a = SearchStats::default();
+    (
+        a.nodes,
+        a.fail_highs,
+        a.first_move_fail_highs,
+        a.exempt_nodes,
+    ) = (1000, 40, 30, 100);
+    let mut b = SearchStats::default();
+    (
+        b.nodes,
+        b.fail_highs,
+        b.first_move_fail_highs,
+        b.exempt_nodes,
+    ) = (1000, 60, 50, 150);
+    b.lmr_researches = 7;
+    a.add(&b);
+    // 80 of 100 cut-offs on the first move, 250 of 2000 nodes exempt.
+    let line = a.to_string();
+    assert!(line.starts_with("nodes 2000 lmr_researches 7 "), "{line}");
+    assert!(
+        line.ends_with("first_move_cut_pct 80.0 exempt_node_pct 12.5"),
+        "{line}"
+    );
+}
+
+#[test]
+fn the_lab_build_with_its_switches_off_searches_as_the_product() {
+    // The switches that are off by default and the counters must not move
+    // the tree: the lab's bench is the product's signature.
+    assert!(!Tuning::default().lab.forced_extension);
+    assert_eq!(bench::run(BENCH_TEST_DEPTH).nodes, BENCH_TEST_NODES);
 }

@@ -18,6 +18,8 @@
 //!
 //! A cheaper oracle search at `probe_depth` screens the positions first.
 
+use crate::shots::Shot;
+use crate::sparring;
 use tama_engine::eval::Weights;
 use tama_engine::game::{Game, GameStatus};
 use tama_engine::movegen;
@@ -27,10 +29,8 @@ use tama_engine::rng::Rng;
 use tama_engine::rules::Rules;
 use tama_engine::search::tt::TranspositionTable;
 use tama_engine::search::{
-    sparring, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome, Searcher,
-    MATE, MAX_PLY,
+    SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome, Searcher, MATE, MAX_PLY,
 };
-use tama_engine::shots::Shot;
 
 /// Moves scoring within this of the best are winning moves too.
 pub const WINNING_SLACK: i32 = 50;
@@ -138,7 +138,7 @@ impl Oracle {
     /// An oracle with its own 16 MB table.
     pub fn new() -> Oracle {
         let mut shallow = Searcher::new(1);
-        shallow.options_mut().baseline = true;
+        shallow.options_mut().lab.baseline = true;
         Oracle {
             tt: TranspositionTable::new(16),
             shallow,
@@ -375,9 +375,9 @@ mod tests {
         // are played with the hand-set weights, so that a new default set
         // does not move the seed; a change of the search still can (with
         // `sacrifice_exempt=3`, of seeds 2, 4, 6, 13, 14 and 15 only 2, 14
-        // and 15 find some; `cargo run --release -p tama-train --example
-        // shots -- harvest turkish 2 SEED 1000 6 3 5 2 2 hand` lists what a
-        // seed gives).
+        // and 15 find some; `cargo run --release --manifest-path
+        // lab/Cargo.toml --example harvest -- harvest turkish 2 SEED 1000 6
+        // 3 5 2 2 hand` lists what a seed gives).
         let mut cfg = config(Rules::TURKISH);
         cfg.games = 2;
         cfg.seed = 2;
@@ -401,7 +401,7 @@ mod tests {
             }
             assert_eq!(Shot::parse(&shot.line()).as_ref(), Ok(shot));
             let mut plain = Searcher::new(1);
-            plain.options_mut().baseline = true;
+            plain.options_mut().lab.baseline = true;
             let limits = SearchLimits {
                 depth: Some(cfg.shallow_depth),
                 ..SearchLimits::default()

@@ -1,43 +1,81 @@
-//! `tama tactics`: the shot suite (`tama_engine::shots`) scored per variant
-//! and node budget, with the engine set up as a match would set it up
-//! (engine options as `setoption` gives them, search switches as `--set`).
+//! `tama-lab tactics`: the shot suite (`shots`) scored per variant and
+//! node budget, with the engine set up as a match would set it up (engine
+//! options as `setoption` gives them, search switches as `--set`).
 
-use super::Message;
-use crate::cli::{Setting, TacticsArgs};
-use anyhow::{bail, Context, Result};
+use crate::shots::{self, Shot, SuiteScore};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
 use std::io::Write;
 use tama_engine::search::{Searcher, Tuning};
-use tama_engine::shots::{self, Shot, SuiteScore};
 use tama_engine::Variant;
 use tama_protocol::options::{self, Effect, Settings};
+
+/// `NAME=VALUE`, as given.
+pub type Setting = (String, String);
+
+#[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct TacticsArgs {
+    /// The variant's shots only (default: both, each scored apart)
+    #[arg(long, value_name = "armenian|turkish")]
+    pub variant: Option<Variant>,
+    /// Node budgets per shot, comma-separated
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = node_budget,
+          default_values_t = shots::BUDGETS)]
+    pub nodes: Vec<u64>,
+    /// An engine option (`Style=sparring`, as in `setoption`) or a search
+    /// switch (`forced_extension=true`, as `--set`); repeatable
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub options: Vec<Setting>,
+    /// A suite file instead of the built-in one (lab/data/shots.txt)
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Also list each shot missed: position, move played, winning moves
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// `NAME=VALUE`, split (what the name means is checked by its user).
+pub fn name_value(text: &str) -> Result<Setting, String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE, got {text:?}"))?;
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// A node budget: a whole number of at least 1.
+fn node_budget(text: &str) -> Result<u64, String> {
+    text.parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| format!("a node budget is a whole number from 1, got {text:?}"))
+}
 
 /// The searcher `options` ask for: a NAME the search switches know
 /// (`Tuning`) sets that switch, any other is an engine option (`Style`,
 /// `Contempt`, `Hash`, ...). Options that do not shape a search of a given
 /// position (the rules, the tables, `Clear Hash`) are refused.
 pub fn searcher(options: &[Setting]) -> Result<Searcher> {
-    #[cfg_attr(not(feature = "lab"), allow(unused_mut))]
     let mut tuning = Tuning::default();
     let mut settings = Settings {
         hash_mb: shots::HASH_MB,
         ..Settings::default()
     };
     for (name, value) in options {
-        #[cfg(feature = "lab")]
         if tuning.try_set(name, value)? {
             continue;
         }
         if options::find(name).is_none() {
             bail!(
                 "{name:?} is neither an engine option (`tama uci`, then `uci`, lists them) \
-                 nor a search switch (engine/src/search/params.rs)"
+                 nor a search switch (engine/src/search/params.rs, lab/switches.rs)"
             );
         }
-        match settings.set(name, Some(value)).message()? {
+        match settings.set(name, Some(value)).map_err(|e| anyhow!(e))? {
             Effect::None => {}
             _ => {
                 bail!(
-                    "option {name} means nothing to tama tactics (each shot carries its rules; \
+                    "option {name} means nothing to tama-lab tactics (each shot carries its rules; \
                      --variant chooses the shots)"
                 )
             }
@@ -124,7 +162,7 @@ fn misses(shots: &[Shot], score: &SuiteScore, line: &mut dyn FnMut(&str)) {
     }
 }
 
-/// `tama tactics`: the shot suite's score, a line per variant and budget
+/// `tama-lab tactics`: the shot suite's score, a line per variant and budget
 /// as each is done (`tactics`).
 pub fn command(a: &TacticsArgs) -> Result<()> {
     let stdout = std::io::stdout();

@@ -3,7 +3,7 @@
 //! machine's load). For development only; the real match runner is the
 //! tama-match crate (`tama match`).
 //!
-//! cargo run --release -p tama-engine --example selfplay -- \
+//! cargo run --release --manifest-path lab/Cargo.toml --example selfplay -- \
 //!     GAMES NODES "A-settings" "B-settings"
 //! NODES may instead be a clock, `tBASE+INC` in milliseconds (e.g.
 //! `t5000+50`): then each side plays on its own clock, and a side whose
@@ -19,7 +19,7 @@ fn searcher(settings: &str) -> Searcher {
     let mut s = Searcher::new(16);
     for item in settings.split_whitespace() {
         if item == "baseline" {
-            s.options_mut().baseline = true;
+            s.options_mut().lab.baseline = true;
         } else if let Some((k, v)) = item.split_once('=') {
             if let Some(w) = k.strip_prefix("w.") {
                 let mut weights = s.weights().clone();

@@ -13,7 +13,7 @@ use crate::options::{cpu_count, read_weights, Effect, Settings, BUILTIN_EVAL};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -136,7 +136,8 @@ pub enum InjectedFault {
 
 /// How a session treats a search that fails (panics, or answers an illegal
 /// move): either way the error is printed and counted; `strict` then ends
-/// the process with status 3 instead of playing the first legal move.
+/// the session (and the program, with status 3) instead of playing the
+/// first legal move.
 #[derive(Clone, Debug, Default)]
 pub struct FaultPolicy {
     /// `TAMA_STRICT=1`: a failing search is fatal (tests and the match
@@ -166,6 +167,22 @@ impl FaultPolicy {
 /// The exit status of a strict session whose search failed.
 pub const STRICT_FAULT_STATUS: i32 = 3;
 
+/// How a strict session's failed search reaches the main loop, which may be
+/// waiting for input when the search thread fails: a flag it checks, and a
+/// call that wakes it.
+#[derive(Clone)]
+struct FatalFault {
+    raised: Arc<AtomicBool>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl FatalFault {
+    fn raise(&self) {
+        self.raised.store(true, Ordering::SeqCst);
+        (self.wake)();
+    }
+}
+
 pub struct Session {
     /// Everything printed that differs between the dialects.
     reporter: Arc<dyn Reporter>,
@@ -188,6 +205,8 @@ pub struct Session {
     /// session: `d` shows it.
     faults: Arc<AtomicU64>,
     policy: FaultPolicy,
+    /// Raised when a search failed in strict mode: the session is over.
+    fatal: FatalFault,
     /// The endgame databases of `EGTBPath` under the current rules.
     tablebase: Option<Arc<Tablebase>>,
 }
@@ -212,6 +231,10 @@ impl Session {
             memory: MemoryLimits::of_this_process(),
             faults: Arc::new(AtomicU64::new(0)),
             policy: FaultPolicy::default(),
+            fatal: FatalFault {
+                raised: Arc::new(AtomicBool::new(false)),
+                wake: Arc::new(|| {}),
+            },
             tablebase: None,
         }
     }
@@ -224,6 +247,20 @@ impl Session {
     pub fn with_fault_policy(mut self, policy: FaultPolicy) -> Session {
         self.policy = policy;
         self
+    }
+
+    /// Calls `wake` when a search fails in strict mode, from whichever
+    /// thread saw it fail, so that a loop waiting for input can end the
+    /// session (`fatal_fault`).
+    pub fn with_fatal_wake(mut self, wake: impl Fn() + Send + Sync + 'static) -> Session {
+        self.fatal.wake = Arc::new(wake);
+        self
+    }
+
+    /// A search failed in strict mode: the session must end, with
+    /// `STRICT_FAULT_STATUS`, answering nothing more.
+    pub fn fatal_fault(&self) -> bool {
+        self.fatal.raised.load(Ordering::SeqCst)
     }
 
     /// How many searches of this protocol session failed (and were answered with
@@ -468,6 +505,7 @@ impl Session {
             hash_mb: self.searcher_hash_mb,
             faults: Arc::clone(&self.faults),
             policy: self.policy.clone(),
+            fatal: self.fatal.clone(),
             #[cfg(feature = "lab")]
             debug: self.debug,
         };
@@ -486,7 +524,8 @@ impl Session {
                     "cannot start the search thread: {e}; playing the first legal move"
                 ));
                 if self.policy.strict {
-                    std::process::exit(STRICT_FAULT_STATUS);
+                    self.fatal.raise();
+                    return;
                 }
                 let outcome = SearchOutcome {
                     best_move: legal_moves(&root).first().copied(),
@@ -566,6 +605,7 @@ struct SearchJob {
     hash_mb: usize,
     faults: Arc<AtomicU64>,
     policy: FaultPolicy,
+    fatal: FatalFault,
     /// Lab: `debug on` was given, so the search's counters are printed
     /// after it (`SearchStats`).
     #[cfg(feature = "lab")]
@@ -577,7 +617,8 @@ impl SearchJob {
     /// answer by itself, prints the answer (always exactly one) and hands
     /// the searcher back. A failing search (a panic, an illegal move) is
     /// reported as an error and counted; it is answered with the first
-    /// legal move, or in strict mode ends the process. A panicking searcher
+    /// legal move, or in strict mode answered with nothing and the session
+    /// ended (`FatalFault`). A panicking searcher
     /// is replaced by a fresh one of the same settings.
     fn run(self, mut searcher: Searcher) -> Searcher {
         let (root, out, reporter) = (self.root, &self.out, &self.reporter);
@@ -634,7 +675,8 @@ impl SearchJob {
                 out.line(&reporter.error(&format!(
                     "{why}; strict mode (TAMA_STRICT): exiting with status {STRICT_FAULT_STATUS}"
                 )));
-                std::process::exit(STRICT_FAULT_STATUS);
+                self.fatal.raise();
+                return searcher;
             }
             out.line(&reporter.error(&format!("{why}; playing {answer}")));
         }

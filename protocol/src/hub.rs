@@ -4,14 +4,17 @@
 //! itself (lines, squares, moves, positions) is `tama_engine::notation::hub`.
 
 use crate::options::{definitions, Kind, OptionDef};
-use crate::session::{checked_line, Reporter, Session};
+use crate::session::{checked_line, Reporter, Session, SetOptionError};
 use crate::text::one_line;
 use crate::Flow;
+use std::fmt;
 use std::time::Duration;
-use tama_engine::notation::hub::{decode_position, move_text, parse_move, tokenize, Line};
+use tama_engine::notation::hub::{
+    decode_position, move_text, parse_move, tokenize, HubLineError, HubPositionError, Line,
+};
 use tama_engine::notation::quote_short;
 use tama_engine::search::{Score, SearchInfo, SearchLimits, SearchOutcome, MAX_DEPTH};
-use tama_engine::{Color, Game, Position, Rules};
+use tama_engine::{Color, Game, MoveError, Position, Rules};
 
 /// What `level` sets (times in seconds, as Hub sends them).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,9 +57,158 @@ pub enum Command {
     Quit,
 }
 
+/// A line the Hub grammar does not take. `Display` says what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// Not a line of `name` / `name=value` words.
+    Line(HubLineError),
+    UnknownCommand(String),
+    UnknownArgument {
+        command: String,
+        key: String,
+    },
+    /// `key` given bare where it needs `key=value`.
+    NeedsValue {
+        command: String,
+        key: String,
+    },
+    /// A flag given a value.
+    TakesNoValue {
+        command: String,
+        key: String,
+    },
+    NotWhole {
+        command: String,
+        key: String,
+        got: String,
+    },
+    NotSeconds {
+        command: String,
+        key: String,
+        got: String,
+    },
+    /// `pos=` that is not a Hub position.
+    Position(HubPositionError),
+    /// A command written other than its fixed form; the text says how.
+    Usage(&'static str),
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyntaxError::Line(e) => write!(f, "{e}"),
+            SyntaxError::UnknownCommand(cmd) => write!(
+                f,
+                "unknown command {}; commands: hub set-param init new-game pos level go ping ponder-hit stop quit",
+                quote_short(cmd)
+            ),
+            SyntaxError::UnknownArgument { command, key } => {
+                write!(f, "{command}: unknown argument {}", quote_short(key))
+            }
+            SyntaxError::NeedsValue { command, key } => {
+                write!(f, "{command}: {key} needs a value ({key}=...)")
+            }
+            SyntaxError::TakesNoValue { command, key } => {
+                write!(f, "{command}: {key} takes no value")
+            }
+            SyntaxError::NotWhole { command, key, got } => write!(
+                f,
+                "{command}: {key} needs a whole number, got {}",
+                quote_short(got)
+            ),
+            SyntaxError::NotSeconds { command, key, got } => write!(
+                f,
+                "{command}: {key} needs a number of seconds, got {}",
+                quote_short(got)
+            ),
+            SyntaxError::Position(e) => write!(f, "{e}"),
+            SyntaxError::Usage(text) => f.write_str(text),
+        }
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// Why a `pos` command was refused; the position is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Position(HubPositionError),
+    /// The move at `number` (from 1) is not legal or not a move.
+    Move {
+        number: usize,
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Position(e) => write!(f, "{e}"),
+            PositionError::Move { number, error } => write!(f, "move {number}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Why a Hub line was not carried out; the state is as it was. `Display`
+/// gives the text of the `error message="..."` line.
+#[derive(Debug)]
+pub enum Error {
+    Syntax(SyntaxError),
+    /// `set-param` of a name that is no Hub parameter.
+    UnknownParameter(String),
+    Option(SetOptionError),
+    Position(PositionError),
+    /// `go` while a search runs.
+    SearchRunning,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Syntax(e) => write!(f, "{e}"),
+            Error::UnknownParameter(name) => {
+                let names: Vec<&str> = definitions().iter().filter_map(|d| d.hub).collect();
+                write!(
+                    f,
+                    "unknown parameter {}; the parameters are: {}",
+                    quote_short(name),
+                    names.join(" ")
+                )
+            }
+            Error::Option(e) => write!(f, "{e}"),
+            Error::Position(e) => write!(f, "{e}"),
+            Error::SearchRunning => f.write_str(
+                "a search is already running; this go is ignored (send stop first, then wait for done)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<SyntaxError> for Error {
+    fn from(e: SyntaxError) -> Error {
+        Error::Syntax(e)
+    }
+}
+
+impl From<SetOptionError> for Error {
+    fn from(e: SetOptionError) -> Error {
+        Error::Option(e)
+    }
+}
+
+impl From<PositionError> for Error {
+    fn from(e: PositionError) -> Error {
+        Error::Position(e)
+    }
+}
+
 /// Parses one line into a command (no state is touched).
-pub fn parse(text: &str) -> Result<Command, String> {
-    let line = tokenize(text).map_err(|e| e.to_string())?;
+pub fn parse(text: &str) -> Result<Command, SyntaxError> {
+    let line = tokenize(text).map_err(SyntaxError::Line)?;
     let cmd = line.command.as_str();
     let allowed: &[&str] = match cmd {
         "" => return Ok(Command::Empty),
@@ -64,19 +216,24 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "set-param" => &["name", "value"],
         "pos" => &["start", "pos", "moves"],
         "level" => &[
-            "depth", "nodes", "move-time", "moves", "time", "inc", "infinite", "ponder",
+            "depth",
+            "nodes",
+            "move-time",
+            "moves",
+            "time",
+            "inc",
+            "infinite",
+            "ponder",
         ],
         "go" => &["think", "ponder", "analyze"],
-        _ => {
-            return Err(format!(
-                "unknown command {}; commands: hub set-param init new-game pos level go ping ponder-hit stop quit",
-                quote_short(cmd)
-            ))
-        }
+        _ => return Err(SyntaxError::UnknownCommand(cmd.to_string())),
     };
     for (k, _) in &line.args {
         if !allowed.contains(&k.as_str()) {
-            return Err(format!("{cmd}: unknown argument {}", quote_short(k)));
+            return Err(SyntaxError::UnknownArgument {
+                command: cmd.to_string(),
+                key: k.clone(),
+            });
         }
     }
     let args = Args(&line);
@@ -91,7 +248,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "set-param" => Command::SetParam {
             name: args
                 .value("name")?
-                .ok_or("set-param needs name=<param>")?
+                .ok_or(SyntaxError::Usage("set-param needs name=<param>"))?
                 .to_string(),
             value: args.value("value")?.map(str::to_string),
         },
@@ -117,25 +274,31 @@ impl Args<'_> {
     }
 
     /// `k=value`, if given.
-    fn value(&self, k: &str) -> Result<Option<&str>, String> {
+    fn value(&self, k: &str) -> Result<Option<&str>, SyntaxError> {
         match self.get(k) {
             None => Ok(None),
             Some(Some(v)) => Ok(Some(v.as_str())),
-            Some(None) => Err(format!("{}: {k} needs a value ({k}=...)", self.0.command)),
+            Some(None) => Err(SyntaxError::NeedsValue {
+                command: self.0.command.clone(),
+                key: k.to_string(),
+            }),
         }
     }
 
     /// A bare flag `k`: whether it is there.
-    fn flag(&self, k: &str) -> Result<bool, String> {
+    fn flag(&self, k: &str) -> Result<bool, SyntaxError> {
         match self.get(k) {
             None => Ok(false),
             Some(None) => Ok(true),
-            Some(Some(_)) => Err(format!("{}: {k} takes no value", self.0.command)),
+            Some(Some(_)) => Err(SyntaxError::TakesNoValue {
+                command: self.0.command.clone(),
+                key: k.to_string(),
+            }),
         }
     }
 
     /// `k=N`, a whole number (a fraction is cut; a huge one saturates).
-    fn whole(&self, k: &str) -> Result<Option<u64>, String> {
+    fn whole(&self, k: &str) -> Result<Option<u64>, SyntaxError> {
         self.value(k)?
             .map(|v| {
                 v.parse::<u64>()
@@ -146,30 +309,26 @@ impl Args<'_> {
                             .filter(|f| f.is_finite() && *f >= 0.0)
                             .map(|f| f.min(1e18) as u64)
                     })
-                    .ok_or_else(|| {
-                        format!(
-                            "{}: {k} needs a whole number, got {}",
-                            self.0.command,
-                            quote_short(v)
-                        )
+                    .ok_or_else(|| SyntaxError::NotWhole {
+                        command: self.0.command.clone(),
+                        key: k.to_string(),
+                        got: v.to_string(),
                     })
             })
             .transpose()
     }
 
     /// `k=S`, seconds.
-    fn seconds(&self, k: &str) -> Result<Option<f64>, String> {
+    fn seconds(&self, k: &str) -> Result<Option<f64>, SyntaxError> {
         self.value(k)?
             .map(|v| {
                 v.parse::<f64>()
                     .ok()
                     .filter(|f| !f.is_nan())
-                    .ok_or_else(|| {
-                        format!(
-                            "{}: {k} needs a number of seconds, got {}",
-                            self.0.command,
-                            quote_short(v)
-                        )
+                    .ok_or_else(|| SyntaxError::NotSeconds {
+                        command: self.0.command.clone(),
+                        key: k.to_string(),
+                        got: v.to_string(),
                     })
             })
             .transpose()
@@ -177,14 +336,14 @@ impl Args<'_> {
 }
 
 /// `pos [start | pos=<position>] [moves="<m1> <m2> ..."]`.
-fn parse_pos(args: &Args) -> Result<Command, String> {
+fn parse_pos(args: &Args) -> Result<Command, SyntaxError> {
     let start = args.flag("start")?;
     let pos = args.value("pos")?.map(str::to_string);
     if start && pos.is_some() {
-        return Err("pos: give start or pos=..., not both".into());
+        return Err(SyntaxError::Usage("pos: give start or pos=..., not both"));
     }
     if let Some(p) = &pos {
-        decode_position(p, Rules::default()).map_err(|e| e.to_string())?;
+        decode_position(p, Rules::default()).map_err(SyntaxError::Position)?;
     }
     let moves = args
         .value("moves")?
@@ -194,7 +353,7 @@ fn parse_pos(args: &Args) -> Result<Command, String> {
 }
 
 /// `level [depth=N] [nodes=N] [move-time=S] [moves=N time=S inc=S] [infinite]`.
-fn parse_level(args: &Args) -> Result<Level, String> {
+fn parse_level(args: &Args) -> Result<Level, SyntaxError> {
     let saturate = |n: u64| n.min(u32::MAX as u64) as u32;
     let level = Level {
         depth: args.whole("depth")?.map(saturate),
@@ -208,13 +367,13 @@ fn parse_level(args: &Args) -> Result<Level, String> {
     // `ponder` is accepted and means nothing here (`go ponder` does).
     args.flag("ponder")?;
     if level.depth == Some(0) {
-        return Err("level: depth must be at least 1".into());
+        return Err(SyntaxError::Usage("level: depth must be at least 1"));
     }
     Ok(level)
 }
 
 /// `go [think | ponder | analyze]` (think when none is given).
-fn parse_go(args: &Args) -> Result<GoMode, String> {
+fn parse_go(args: &Args) -> Result<GoMode, SyntaxError> {
     let mut modes = Vec::new();
     for (k, mode) in [
         ("think", GoMode::Think),
@@ -228,19 +387,26 @@ fn parse_go(args: &Args) -> Result<GoMode, String> {
     match modes.as_slice() {
         [m] => Ok(*m),
         [] => Ok(GoMode::Think),
-        _ => Err("go: give one of think, ponder, analyze".into()),
+        _ => Err(SyntaxError::Usage("go: give one of think, ponder, analyze")),
     }
 }
 
 /// Builds the game a `pos` command describes.
-pub fn build_game(rules: Rules, pos: Option<&str>, moves: &[String]) -> Result<Game, String> {
+pub fn build_game(
+    rules: Rules,
+    pos: Option<&str>,
+    moves: &[String],
+) -> Result<Game, PositionError> {
     let start = match pos {
-        Some(p) => decode_position(p, rules).map_err(|e| e.to_string())?,
+        Some(p) => decode_position(p, rules).map_err(PositionError::Position)?,
         None => Position::startpos(rules),
     };
     let mut game = Game::new(start);
     for (i, m) in moves.iter().enumerate() {
-        let mv = parse_move(game.position(), m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let mv = parse_move(game.position(), m).map_err(|error| PositionError::Move {
+            number: i + 1,
+            error,
+        })?;
         game.play(mv);
     }
     Ok(game)
@@ -366,17 +532,19 @@ pub struct HubState {
 /// Executes one line. Errors are printed as `error message="..."` and leave
 /// the state as it was.
 pub fn handle(session: &mut Session, state: &mut HubState, line: &str) -> Flow {
-    let result = parse(line).and_then(|cmd| execute(session, state, cmd));
+    let result = parse(line)
+        .map_err(Error::Syntax)
+        .and_then(|cmd| execute(session, state, cmd));
     match result {
         Ok(flow) => flow,
         Err(e) => {
-            session.error(&e);
+            session.error(&e.to_string());
             Flow::Continue
         }
     }
 }
 
-fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, String> {
+fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, Error> {
     match cmd {
         Command::Empty => {}
         Command::Hub => {
@@ -396,12 +564,7 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
         Command::SetParam { name, value } => {
             let known = crate::options::find(&name).is_some_and(|d| d.hub.is_some());
             if !known {
-                let names: Vec<&str> = definitions().iter().filter_map(|d| d.hub).collect();
-                return Err(format!(
-                    "unknown parameter {}; the parameters are: {}",
-                    quote_short(&name),
-                    names.join(" ")
-                ));
+                return Err(Error::UnknownParameter(name));
             }
             s.set_option(&name, value.as_deref())?;
         }
@@ -428,7 +591,7 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
         }
         Command::Go(mode) => {
             if s.is_searching() {
-                return Err("a search is already running; this go is ignored (send stop first, then wait for done)".into());
+                return Err(Error::SearchRunning);
             }
             let limits = limits_of(&state.level, mode, s.game.position().side_to_move());
             s.start_search(limits);
@@ -543,7 +706,7 @@ mod tests {
             let far_rank_man = pos[57..65].contains('b') || pos[1..9].contains('w');
             let mut g = match build_game(Rules::TURKISH, Some(pos), &[]) {
                 Err(e) if far_rank_man => {
-                    assert!(e.contains("far rank"), "{e}");
+                    assert!(e.to_string().contains("far rank"), "{e}");
                     skipped += 1;
                     continue;
                 }

@@ -9,7 +9,10 @@
 //! answer always finds the engine idle.
 
 use crate::memory::MemoryLimits;
-use crate::options::{cpu_count, read_weights, Effect, Settings, BUILTIN_EVAL};
+use crate::options::{
+    cpu_count, read_weights, Effect, OptionError, Settings, WeightsError, BUILTIN_EVAL,
+};
+use std::fmt;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -17,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use tama_engine::egtb::Tablebase;
+use tama_engine::egtb::{EgtbError, Tablebase};
 use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
 use tama_engine::search::{
@@ -81,13 +84,43 @@ impl Out {
 
 /// The databases `settings` name (none for an empty path), every file
 /// checked.
-fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, String> {
+fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, EgtbError> {
     if settings.egtb_path.is_empty() {
         return Ok(None);
     }
-    Tablebase::open(Path::new(&settings.egtb_path), settings.rules())
-        .map(|tb| Some(Arc::new(tb)))
-        .map_err(|e| format!("EGTBPath: {e}"))
+    Tablebase::open(Path::new(&settings.egtb_path), settings.rules()).map(|tb| Some(Arc::new(tb)))
+}
+
+/// Why `set_option` refused a value; the option keeps the one it had.
+#[derive(Debug)]
+pub enum SetOptionError {
+    /// Not an option, or not a value it takes.
+    Option(OptionError),
+    /// `EvalFile` names no weights.
+    EvalFile { value: String, error: WeightsError },
+    /// `EGTBPath` names no usable databases.
+    Tables(EgtbError),
+}
+
+impl fmt::Display for SetOptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetOptionError::Option(e) => write!(f, "{e}"),
+            SetOptionError::EvalFile { value, error } => {
+                write!(f, "EvalFile {value}: {error}; the weights in use are kept")
+            }
+            SetOptionError::Tables(e) => write!(f, "EGTBPath: {e}"),
+        }
+    }
+}
+
+// The messages include their cause, so none is chained as a source.
+impl std::error::Error for SetOptionError {}
+
+impl From<OptionError> for SetOptionError {
+    fn from(e: OptionError) -> SetOptionError {
+        SetOptionError::Option(e)
+    }
 }
 
 /// Everything a session prints that differs between the dialects: search
@@ -293,14 +326,14 @@ impl Session {
     /// Sets an option; rule changes carry the current game over when they can.
     /// A directory of endgame databases that cannot be opened (missing,
     /// damaged, no table for these rules) is refused with the reason.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), SetOptionError> {
         let mut next = self.settings.clone();
         let effect = next.set(name, value)?;
         if effect == Effect::EvalFileChanged {
             self.weights = self.load_eval_file(&next.eval_file)?;
         }
         if effect == Effect::TablesChanged {
-            self.tablebase = open_tables(&next)?;
+            self.tablebase = open_tables(&next).map_err(SetOptionError::Tables)?;
             self.report_tables();
         }
         self.settings = next;
@@ -334,12 +367,14 @@ impl Session {
     /// `BUILTIN_EVAL` (the default sets, both variants). A file that cannot
     /// be read, is not a valid weights file or a name that is not built in
     /// is an error, and the caller keeps the weights it has.
-    fn load_eval_file(&self, value: &str) -> Result<Weights, String> {
+    fn load_eval_file(&self, value: &str) -> Result<Weights, SetOptionError> {
         if value == BUILTIN_EVAL {
             return Ok(Weights::DEFAULT);
         }
-        let set = read_weights(value)
-            .map_err(|e| format!("EvalFile {value}: {e}; the weights in use are kept"))?;
+        let set = read_weights(value).map_err(|error| SetOptionError::EvalFile {
+            value: value.to_string(),
+            error,
+        })?;
         self.remark(&format!(
             "EvalFile: {} {} weights loaded from {value}",
             set.variant,
@@ -360,7 +395,10 @@ impl Session {
             }
             Err(e) => {
                 self.tablebase = None;
-                self.error(&format!("{e}; searching without endgame databases"));
+                self.error(&format!(
+                    "{}; searching without endgame databases",
+                    SetOptionError::Tables(e)
+                ));
             }
         }
     }

@@ -5,9 +5,10 @@
 //! fuzz target and the randomized test call it); `handle` executes it.
 
 use crate::options::{definitions, Kind, OptionDef, Settings, UCI_EMPTY};
-use crate::session::{checked_line, Reporter, Session};
+use crate::session::{checked_line, Reporter, Session, SetOptionError};
 use crate::text::one_line;
 use crate::Flow;
+use std::fmt;
 use std::time::{Duration, Instant};
 use tama_engine::movegen::{capture_routes, legal_moves};
 use tama_engine::notation::quote_short;
@@ -15,7 +16,7 @@ use tama_engine::perft::divide;
 use tama_engine::search::{
     bench, Bound, Score, SearchInfo, SearchLimits, SearchOutcome, Tuning, MAX_DEPTH,
 };
-use tama_engine::{eval, Color, Game, GameStatus, Piece, Position, Square};
+use tama_engine::{eval, Color, FenError, Game, GameStatus, MoveError, Piece, Position, Square};
 
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,14 +92,157 @@ const GO_KEYWORDS: &[&str] = &[
     "mate",
 ];
 
-fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("{key} needs a number"))?;
-    v.parse()
-        .map_err(|_| format!("{key} needs a whole number, got {}", quote_short(v)))
+/// A line the UCI grammar does not take. `Display` says what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// A command that takes no arguments, given some.
+    TakesNoArguments {
+        command: String,
+        got: String,
+    },
+    /// A key with no number after it.
+    NeedsNumber(String),
+    /// A key with something other than a whole number after it.
+    NotANumber {
+        key: String,
+        got: String,
+    },
+    /// A command written other than its fixed form; the text says how.
+    Usage(&'static str),
+    /// `bench` deeper than `MAX_PERFT_DEPTH`, or 0.
+    BenchDepth,
+    /// `go perft` deeper than `MAX_PERFT_DEPTH`.
+    PerftDepth,
+    /// `setoption name X value` with nothing after `value`.
+    EmptyValue(String),
+    /// Something other than `moves` after a `position`'s start.
+    ExpectedMoves(String),
+    UnknownGoArgument(String),
+    UnknownCommand(String),
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyntaxError::TakesNoArguments { command, got } => {
+                write!(f, "{command} takes no arguments, got {}", quote_short(got))
+            }
+            SyntaxError::NeedsNumber(key) => write!(f, "{key} needs a number"),
+            SyntaxError::NotANumber { key, got } => {
+                write!(f, "{key} needs a whole number, got {}", quote_short(got))
+            }
+            SyntaxError::Usage(text) => f.write_str(text),
+            SyntaxError::BenchDepth => write!(f, "bench depth must be 1..{MAX_PERFT_DEPTH}"),
+            SyntaxError::PerftDepth => write!(f, "perft depth must be 0..{MAX_PERFT_DEPTH}"),
+            SyntaxError::EmptyValue(name) => write!(f, "setoption {name}: value is empty"),
+            SyntaxError::ExpectedMoves(got) => write!(f, "expected moves, got {}", quote_short(got)),
+            SyntaxError::UnknownGoArgument(key) => {
+                write!(f, "unknown go argument {}", quote_short(key))
+            }
+            SyntaxError::UnknownCommand(cmd) => write!(
+                f,
+                "unknown command {}; commands: uci isready setoption ucinewgame position go stop ponderhit quit d legalmoves eval bench",
+                quote_short(cmd)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// Why a `position` command was refused; the position is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Fen(FenError),
+    /// The move at `number` (from 1) is not legal or not a move.
+    Move {
+        number: usize,
+        text: String,
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen(e) => write!(f, "{e}"),
+            PositionError::Move {
+                number,
+                text,
+                error,
+            } => write!(
+                f,
+                "move {number} ({}) rejected: {error}; position unchanged",
+                quote_short(text)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Why a UCI line was not carried out; the state is as it was. `Display`
+/// gives the text of the `info string error:` line.
+#[derive(Debug)]
+pub enum Error {
+    Syntax(SyntaxError),
+    Option(SetOptionError),
+    Position(PositionError),
+    /// `go` while a search runs.
+    SearchRunning,
+    /// A `searchmoves` move that is not legal here.
+    SearchMove {
+        text: String,
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Syntax(e) => write!(f, "{e}"),
+            Error::Option(e) => write!(f, "{e}"),
+            Error::Position(e) => write!(f, "{e}"),
+            Error::SearchRunning => f.write_str(
+                "a search is already running; this go is ignored (send stop first, then wait for bestmove)",
+            ),
+            Error::SearchMove { text, error } => {
+                write!(f, "searchmoves {}: {error}", quote_short(text))
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<SyntaxError> for Error {
+    fn from(e: SyntaxError) -> Error {
+        Error::Syntax(e)
+    }
+}
+
+impl From<SetOptionError> for Error {
+    fn from(e: SetOptionError) -> Error {
+        Error::Option(e)
+    }
+}
+
+impl From<PositionError> for Error {
+    fn from(e: PositionError) -> Error {
+        Error::Position(e)
+    }
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, SyntaxError> {
+    let v = value.ok_or_else(|| SyntaxError::NeedsNumber(key.to_string()))?;
+    v.parse().map_err(|_| SyntaxError::NotANumber {
+        key: key.to_string(),
+        got: v.to_string(),
+    })
 }
 
 /// Parses one input line. Errors say what was wrong.
-pub fn parse(line: &str) -> Result<Command, String> {
+pub fn parse(line: &str) -> Result<Command, SyntaxError> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&cmd, rest)) = tokens.split_first() else {
         return Ok(Command::Empty);
@@ -107,10 +251,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
         if rest.is_empty() {
             Ok(c)
         } else {
-            Err(format!(
-                "{cmd} takes no arguments, got {}",
-                quote_short(&rest.join(" "))
-            ))
+            Err(SyntaxError::TakesNoArguments {
+                command: cmd.to_string(),
+                got: rest.join(" "),
+            })
         }
     };
     match cmd {
@@ -127,7 +271,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "debug" => match rest {
             [] | ["on"] => Ok(Command::Debug(true)),
             ["off"] => Ok(Command::Debug(false)),
-            _ => Err("debug takes on or off".into()),
+            _ => Err(SyntaxError::Usage("debug takes on or off")),
         },
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
@@ -137,22 +281,23 @@ pub fn parse(line: &str) -> Result<Command, String> {
             [d] => {
                 let d: u32 = number("bench depth", Some(d))?;
                 if d == 0 || d > MAX_PERFT_DEPTH {
-                    return Err(format!("bench depth must be 1..{MAX_PERFT_DEPTH}"));
+                    return Err(SyntaxError::BenchDepth);
                 }
                 Ok(Command::Bench(Some(d)))
             }
-            _ => Err("bench takes at most one argument, the depth".into()),
+            _ => Err(SyntaxError::Usage(
+                "bench takes at most one argument, the depth",
+            )),
         },
-        _ => Err(format!(
-            "unknown command {}; commands: uci isready setoption ucinewgame position go stop ponderhit quit d legalmoves eval bench",
-            quote_short(cmd)
-        )),
+        _ => Err(SyntaxError::UnknownCommand(cmd.to_string())),
     }
 }
 
-fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+fn parse_setoption(rest: &[&str]) -> Result<Command, SyntaxError> {
     if rest.first() != Some(&"name") {
-        return Err("expected setoption name <id> [value <x>]".into());
+        return Err(SyntaxError::Usage(
+            "expected setoption name <id> [value <x>]",
+        ));
     }
     let rest = &rest[1..];
     let (name, value) = match rest.iter().position(|t| *t == "value") {
@@ -160,10 +305,10 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
         None => (rest, None),
     };
     if name.is_empty() {
-        return Err("setoption needs an option name".into());
+        return Err(SyntaxError::Usage("setoption needs an option name"));
     }
     if value.as_deref() == Some("") {
-        return Err(format!("setoption {}: value is empty", name.join(" ")));
+        return Err(SyntaxError::EmptyValue(name.join(" ")));
     }
     Ok(Command::SetOption {
         name: name.join(" "),
@@ -171,7 +316,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     })
 }
 
-fn parse_position(rest: &[&str]) -> Result<Command, String> {
+fn parse_position(rest: &[&str]) -> Result<Command, SyntaxError> {
     let (start, after) = match rest.split_first() {
         Some((&"startpos", after)) => (Start::StartPos, after),
         Some((&"fen", after)) => {
@@ -180,31 +325,37 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
                 .position(|t| *t == "moves")
                 .unwrap_or(after.len());
             if end == 0 {
-                return Err("position fen needs a FEN, e.g. W:Wa2,b2:Bc7".into());
+                return Err(SyntaxError::Usage(
+                    "position fen needs a FEN, e.g. W:Wa2,b2:Bc7",
+                ));
             }
             (Start::Fen(after[..end].join(" ")), &after[end..])
         }
-        _ => return Err("expected position startpos|fen <FEN> [moves <m1> <m2> ...]".into()),
+        _ => {
+            return Err(SyntaxError::Usage(
+                "expected position startpos|fen <FEN> [moves <m1> <m2> ...]",
+            ))
+        }
     };
     let moves = match after.split_first() {
         None => Vec::new(),
         Some((&"moves", m)) => m.iter().map(|s| s.to_string()).collect(),
-        Some((t, _)) => return Err(format!("expected moves, got {}", quote_short(t))),
+        Some((t, _)) => return Err(SyntaxError::ExpectedMoves(t.to_string())),
     };
     Ok(Command::Position { start, moves })
 }
 
-fn parse_go(rest: &[&str]) -> Result<Command, String> {
+fn parse_go(rest: &[&str]) -> Result<Command, SyntaxError> {
     if rest.first() == Some(&"perft") {
         return match rest {
             [_, d] => {
                 let d: u32 = number("perft", Some(d))?;
                 if d > MAX_PERFT_DEPTH {
-                    return Err(format!("perft depth must be 0..{MAX_PERFT_DEPTH}"));
+                    return Err(SyntaxError::PerftDepth);
                 }
                 Ok(Command::Perft(d))
             }
-            _ => Err("expected go perft <depth>".into()),
+            _ => Err(SyntaxError::Usage("expected go perft <depth>")),
         };
     }
     let mut a = GoArgs::default();
@@ -238,23 +389,23 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
                     i += 1;
                 }
                 if a.searchmoves.is_empty() {
-                    return Err("searchmoves needs at least one move".into());
+                    return Err(SyntaxError::Usage("searchmoves needs at least one move"));
                 }
                 continue;
             }
             "mate" => a.mate = Some(number(key, v)?),
-            _ => return Err(format!("unknown go argument {}", quote_short(key))),
+            _ => return Err(SyntaxError::UnknownGoArgument(key.to_string())),
         }
         i += 2;
     }
     if a.depth == Some(0) {
-        return Err("depth must be at least 1".into());
+        return Err(SyntaxError::Usage("depth must be at least 1"));
     }
     if a.mate == Some(0) {
-        return Err("mate must be at least 1 move".into());
+        return Err(SyntaxError::Usage("mate must be at least 1 move"));
     }
     if a.movestogo == Some(0) {
-        return Err("movestogo must be at least 1".into());
+        return Err(SyntaxError::Usage("movestogo must be at least 1"));
     }
     Ok(Command::Go(a))
 }
@@ -264,26 +415,24 @@ pub fn build_game(
     rules: tama_engine::Rules,
     start: &Start,
     moves: &[String],
-) -> Result<Game, String> {
+) -> Result<Game, PositionError> {
     let pos = match start {
         Start::StartPos => Position::startpos(rules),
-        Start::Fen(f) => Position::from_fen(f, rules).map_err(|e| e.to_string())?,
+        Start::Fen(f) => Position::from_fen(f, rules).map_err(PositionError::Fen)?,
     };
     let mut game = Game::new(pos);
     for (i, m) in moves.iter().enumerate() {
-        game.play_text(m).map_err(|e| {
-            format!(
-                "move {} ({}) rejected: {e}; position unchanged",
-                i + 1,
-                quote_short(m)
-            )
+        game.play_text(m).map_err(|error| PositionError::Move {
+            number: i + 1,
+            text: m.clone(),
+            error,
         })?;
     }
     Ok(game)
 }
 
 /// The limits of `go` with `a` in `game`; `analysis` is `UCI_AnalyseMode`.
-fn limits_of(game: &Game, a: &GoArgs, analysis: bool) -> Result<SearchLimits, String> {
+fn limits_of(game: &Game, a: &GoArgs, analysis: bool) -> Result<SearchLimits, Error> {
     // Negative times count as 0; absurd ones are cut to a year, so that no
     // deadline computed from them can overflow.
     let ms = |v: i64| Duration::from_millis(v.clamp(0, MAX_TIME_MS) as u64);
@@ -304,9 +453,10 @@ fn limits_of(game: &Game, a: &GoArgs, analysis: bool) -> Result<SearchLimits, St
     limits.clock.moves_to_go = a.movestogo;
     let pos = game.position();
     for m in &a.searchmoves {
-        let mv = pos
-            .parse_move(m)
-            .map_err(|e| format!("searchmoves {}: {e}", quote_short(m)))?;
+        let mv = pos.parse_move(m).map_err(|error| Error::SearchMove {
+            text: m.clone(),
+            error,
+        })?;
         if !limits.searchmoves.contains(&mv) {
             limits.searchmoves.push(mv);
         }
@@ -387,12 +537,12 @@ pub fn handle(session: &mut Session, line: &str) -> Flow {
         Ok(cmd) => match execute(session, cmd) {
             Ok(flow) => flow,
             Err(e) => {
-                session.error(&e);
+                session.error(&e.to_string());
                 Flow::Continue
             }
         },
         Err(e) => {
-            session.error(&e);
+            session.error(&e.to_string());
             Flow::Continue
         }
     }
@@ -467,7 +617,7 @@ fn run_bench(s: &Session, depth: Option<u32>) {
         .line(&format!("{} nodes {} nps", report.nodes, report.nps));
 }
 
-fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
+fn execute(s: &mut Session, cmd: Command) -> Result<Flow, Error> {
     match cmd {
         Command::Empty | Command::Register => {}
         Command::Uci => introduce(s),
@@ -483,7 +633,7 @@ fn execute(s: &mut Session, cmd: Command) -> Result<Flow, String> {
         }
         Command::Go(args) => {
             if s.is_searching() {
-                return Err("a search is already running; this go is ignored (send stop first, then wait for bestmove)".into());
+                return Err(Error::SearchRunning);
             }
             let limits = limits_of(&s.game, &args, s.settings.analyse_mode)?;
             s.start_search(limits);
@@ -674,6 +824,6 @@ mod tests {
             &["d3-d4".into(), "d4-d5".into()],
         )
         .unwrap_err();
-        assert!(e.contains("move 2"), "{e}");
+        assert!(e.to_string().contains("move 2"), "{e}");
     }
 }

@@ -12,6 +12,8 @@
 pub mod hub;
 pub mod memory;
 pub mod options;
+mod output;
+mod search_job;
 pub mod session;
 pub mod text;
 pub mod uci;

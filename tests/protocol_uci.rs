@@ -941,6 +941,12 @@ fn failing_search_is_reported_counted_and_fatal_when_strict() {
             err.ends_with("strict mode (TAMA_STRICT): exiting with status 3"),
             "{err}"
         );
+        // It ends by itself, its input still open.
+        let deadline = std::time::Instant::now() + protocol_support::TIMEOUT;
+        while e.is_running() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(!e.is_running(), "{fault}: still running after the error");
         let (status, _) = e.close();
         assert_eq!(status.code(), Some(3), "{fault}");
     }

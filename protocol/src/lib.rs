@@ -6,18 +6,22 @@
 //! the dialect (`hub` for Hub, anything else UCI), then every line is
 //! handled by that dialect until `quit` or the end of input. At the end of
 //! input a running search is stopped and its answer printed before `run`
-//! returns.
+//! returns. `run` returns the exit status; the library never ends the
+//! process itself.
 
 pub mod hub;
 pub mod memory;
 pub mod options;
+mod output;
+mod search_job;
 pub mod session;
 pub mod text;
 pub mod uci;
 
-use session::{Dialect, FaultPolicy, Out, Reporter, Session};
+use session::{Dialect, FaultPolicy, Out, Reporter, Session, STRICT_FAULT_STATUS};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use tama_engine::notation;
 use tama_engine::search::Tuning;
@@ -40,12 +44,72 @@ fn reporter(dialect: Dialect) -> Arc<dyn Reporter> {
     }
 }
 
+/// What the main loop waits for: the next input line, the end of input,
+/// or a strict session's failed search (`Session::fatal_fault`).
+enum Event {
+    Line(Line),
+    End,
+    Fatal,
+}
+
+/// How many lines the reader may read ahead of the loop.
+const READ_AHEAD: usize = 64;
+
+/// Reads `input` line by line into `events` until its end (or until the
+/// loop has gone).
+fn feed<R: BufRead>(mut input: R, events: &SyncSender<Event>) {
+    loop {
+        let event = match read_line(&mut input, MAX_LINE_BYTES) {
+            Ok(Some(line)) => Event::Line(line),
+            Ok(None) | Err(_) => Event::End,
+        };
+        let end = matches!(event, Event::End);
+        if events.send(event).is_err() || end {
+            return;
+        }
+    }
+}
+
 /// Runs the protocol loop on `input` until `quit` or end of input.
-/// `dialect`: `None` lets the first line choose. Returns the exit status (0).
-/// `tuning` overrides the search's selective-search switches (for measured
-/// matches between settings; the defaults are what users get).
-pub fn run<R: BufRead>(
-    mut input: R,
+/// `dialect`: `None` lets the first line choose. Returns the exit status:
+/// 0, or `STRICT_FAULT_STATUS` when a search failed in strict mode (then at
+/// once, while input may still be open). `tuning` overrides the search's
+/// selective-search switches (for measured matches between settings; the
+/// defaults are what users get).
+pub fn run<R: BufRead + Send + 'static>(
+    input: R,
+    output: Box<dyn Write + Send>,
+    dialect: Option<Dialect>,
+    tuning: Tuning,
+) -> i32 {
+    run_on_reader(move || input, output, dialect, tuning)
+}
+
+/// `run` on the input `open` gives, read on a thread of its own so that
+/// the loop can also wait for a failed search (at `quit` that thread may be
+/// left blocked on input).
+fn run_on_reader<R: BufRead>(
+    open: impl FnOnce() -> R + Send + 'static,
+    mut output: Box<dyn Write + Send>,
+    dialect: Option<Dialect>,
+    tuning: Tuning,
+) -> i32 {
+    let (events, received) = sync_channel(READ_AHEAD);
+    let lines = events.clone();
+    let reader = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || feed(open(), &lines));
+    if let Err(e) = reader {
+        let _ = writeln!(output, "error: cannot start the input thread: {e}");
+        return 1;
+    }
+    run_events(&received, &events, output, dialect, tuning)
+}
+
+/// The loop of `run`, on the events of its input.
+fn run_events(
+    received: &Receiver<Event>,
+    events: &SyncSender<Event>,
     output: Box<dyn Write + Send>,
     dialect: Option<Dialect>,
     tuning: Tuning,
@@ -53,24 +117,34 @@ pub fn run<R: BufRead>(
     let out = Out::new(output);
     let policy = FaultPolicy::from_env();
     let new_session = |d| {
+        let wake = events.clone();
         let s = Session::new(reporter(d), out.clone())
             .with_tuning(tuning.clone())
-            .with_fault_policy(policy.clone());
+            .with_fault_policy(policy.clone())
+            // A full queue already wakes the loop.
+            .with_fatal_wake(move || {
+                let _ = wake.try_send(Event::Fatal);
+            });
         (d, s)
     };
     let mut session: Option<(Dialect, Session)> = dialect.map(new_session);
     let mut hub_state = hub::HubState::default();
     loop {
-        let line = match read_line(&mut input, MAX_LINE_BYTES) {
-            Ok(Some(Line::Text(t))) => t,
-            Ok(Some(Line::TooLong(n))) => {
+        let event = received.recv().unwrap_or(Event::End);
+        if session.as_ref().is_some_and(|(_, s)| s.fatal_fault()) {
+            return STRICT_FAULT_STATUS;
+        }
+        let line = match event {
+            Event::Line(Line::Text(t)) => t,
+            Event::Line(Line::TooLong(n)) => {
                 let (_, s) = session.get_or_insert_with(|| new_session(Dialect::Uci));
                 s.error(&format!(
                     "line of {n} bytes is too long (at most {MAX_LINE_BYTES}); ignored"
                 ));
                 continue;
             }
-            Ok(None) | Err(_) => break,
+            Event::Fatal => continue,
+            Event::End => break,
         };
         if session.is_none() {
             if line.trim().is_empty() {
@@ -95,13 +169,21 @@ pub fn run<R: BufRead>(
             break;
         }
     }
-    if let Some((_, s)) = session.as_mut() {
-        s.finish();
+    match session.as_mut() {
+        Some((_, s)) => {
+            s.finish();
+            if s.fatal_fault() {
+                STRICT_FAULT_STATUS
+            } else {
+                0
+            }
+        }
+        None => 0,
     }
-    0
 }
 
 /// The `tama` program with no arguments: the protocol on stdin/stdout.
+/// Returns the exit status for the program to end with (`run`).
 pub fn run_stdio(dialect: Option<Dialect>, tuning: Tuning) -> i32 {
     // Hub GUIs (pydraughts) read stderr as protocol output: keep panics
     // quiet there. The search thread's panics are caught and answered anyway.
@@ -111,8 +193,12 @@ pub fn run_stdio(dialect: Option<Dialect>, tuning: Tuning) -> i32 {
             default_hook(info);
         }
     }));
-    let stdin = std::io::stdin();
-    run(stdin.lock(), Box::new(std::io::stdout()), dialect, tuning)
+    run_on_reader(
+        || std::io::stdin().lock(),
+        Box::new(std::io::stdout()),
+        dialect,
+        tuning,
+    )
 }
 
 /// Runs every parser on one input line, for the fuzz target and the

@@ -5,6 +5,7 @@
 //! ignored, so `Move Overhead`, `move-overhead` and `MOVE_OVERHEAD` are one
 //! option.
 
+use std::fmt;
 use std::time::Duration;
 use tama_engine::eval::{self, VariantWeights};
 use tama_engine::rules::parse_bool;
@@ -120,7 +121,7 @@ macro_rules! options {
             }
 
             /// Reads `v` into the option's field.
-            fn store(&mut self, v: &Given) -> Result<(), String> {
+            fn store(&mut self, v: &Given) -> Result<(), OptionError> {
                 match v.def.opt {
                     $($(#[cfg($cfg)])? Opt::$opt => self.$field = v.$read()?,)*
                 }
@@ -199,14 +200,117 @@ pub const UCI_EMPTY: &str = "<empty>";
 /// names: `BUILTIN_PREFIX` + a built-in set's name, or a weights file.
 /// Shared by the option and by `tama datagen --eval-file`, so that both
 /// accept the same values with the same errors.
-pub fn read_weights(value: &str) -> Result<VariantWeights, String> {
+pub fn read_weights(value: &str) -> Result<VariantWeights, WeightsError> {
     match value.strip_prefix(BUILTIN_PREFIX) {
-        Some(name) => eval::named(name).map_err(|e| e.to_string()),
+        Some(name) => eval::named(name).map_err(WeightsError::Unknown),
         None => std::fs::read(value)
-            .map_err(|e| format!("cannot read it: {e}"))
-            .and_then(|bytes| eval::file::decode(&bytes).map_err(|e| e.to_string())),
+            .map_err(WeightsError::Unreadable)
+            .and_then(|bytes| eval::file::decode(&bytes).map_err(WeightsError::Invalid)),
     }
 }
+
+/// Why an `EvalFile` value names no weights.
+#[derive(Debug)]
+pub enum WeightsError {
+    /// `BUILTIN_PREFIX` and a name that is not built in.
+    Unknown(eval::UnknownWeights),
+    /// The file cannot be read.
+    Unreadable(std::io::Error),
+    /// The file is not a valid weights file.
+    Invalid(eval::file::WeightsFileError),
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Unknown(e) => write!(f, "{e}"),
+            WeightsError::Unreadable(e) => write!(f, "cannot read it: {e}"),
+            WeightsError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+// The messages include their cause, so none is chained as a source.
+impl std::error::Error for WeightsError {}
+
+/// Why an option was refused; nothing was changed. `Display` gives the
+/// message both dialects print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name, in either dialect's spelling.
+    Unknown(String),
+    /// The option needs a value and none was given.
+    NeedsValue(&'static str),
+    /// A spin given something that is not a whole number.
+    NotANumber {
+        option: &'static str,
+        min: i64,
+        max: i64,
+        got: String,
+    },
+    /// A spin given a number out of its range.
+    OutOfRange {
+        option: &'static str,
+        min: i64,
+        max: i64,
+        got: i64,
+    },
+    /// A check or combo given a value it does not take (the reason).
+    BadValue {
+        option: &'static str,
+        reason: String,
+    },
+    /// A button given a value.
+    ButtonTakesNoValue(&'static str),
+    /// An error in the table itself (an option read as another kind than
+    /// it is declared): the tests set every option, so none ships.
+    WrongKind {
+        option: &'static str,
+        kind: &'static str,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => {
+                let names: Vec<&str> = definitions().iter().map(|d| d.uci).collect();
+                write!(
+                    f,
+                    "unknown option {}; the options are: {}",
+                    tama_engine::notation::quote_short(name),
+                    names.join(", ")
+                )
+            }
+            OptionError::NeedsValue(option) => write!(f, "option {option} needs a value"),
+            OptionError::NotANumber {
+                option,
+                min,
+                max,
+                got,
+            } => write!(
+                f,
+                "option {option} needs a whole number from {min} to {max}, got {}",
+                tama_engine::notation::quote_short(got)
+            ),
+            OptionError::OutOfRange {
+                option,
+                min,
+                max,
+                got,
+            } => write!(f, "option {option} must be from {min} to {max}, got {got}"),
+            OptionError::BadValue { option, reason } => write!(f, "option {option}: {reason}"),
+            OptionError::ButtonTakesNoValue(option) => {
+                write!(f, "option {option} is a button and takes no value")
+            }
+            OptionError::WrongKind { option, kind } => {
+                write!(f, "option {option} is not a {kind} option")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
 
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 
@@ -245,42 +349,47 @@ struct Given<'a> {
 }
 
 impl Given<'_> {
-    fn need(&self) -> Result<&str, String> {
-        self.value
-            .ok_or_else(|| format!("option {} needs a value", self.def.uci))
+    fn need(&self) -> Result<&str, OptionError> {
+        self.value.ok_or(OptionError::NeedsValue(self.def.uci))
     }
 
     /// A spin's value as the field's type (the range fits it).
-    fn spin<T: TryFrom<i64>>(&self) -> Result<T, String> {
+    fn spin<T: TryFrom<i64>>(&self) -> Result<T, OptionError> {
         let n = self.spin_value()?;
         T::try_from(n).map_err(|_| self.not_a("spin"))
     }
 
-    fn spin_value(&self) -> Result<i64, String> {
-        let (uci, Kind::Spin { min, max }) = (self.def.uci, &self.def.kind) else {
+    fn spin_value(&self) -> Result<i64, OptionError> {
+        let (option, Kind::Spin { min, max }) = (self.def.uci, &self.def.kind) else {
             return Err(self.not_a("spin"));
         };
+        let (min, max) = (*min, *max);
         let text = self.need()?;
-        let n: i64 = text.parse().map_err(|_| {
-            format!(
-                "option {uci} needs a whole number from {min} to {max}, got {}",
-                tama_engine::notation::quote_short(text)
-            )
+        let n: i64 = text.parse().map_err(|_| OptionError::NotANumber {
+            option,
+            min,
+            max,
+            got: text.to_string(),
         })?;
-        if !(*min..=*max).contains(&n) {
-            return Err(format!("option {uci} must be from {min} to {max}, got {n}"));
+        if !(min..=max).contains(&n) {
+            return Err(OptionError::OutOfRange {
+                option,
+                min,
+                max,
+                got: n,
+            });
         }
         Ok(n)
     }
 
-    fn check(&self) -> Result<bool, String> {
+    fn check(&self) -> Result<bool, OptionError> {
         if self.def.kind != Kind::Check {
             return Err(self.not_a("check"));
         }
-        parse_bool(self.need()?).map_err(|e| format!("option {}: {e}", self.def.uci))
+        parse_bool(self.need()?).map_err(|e| self.bad_value(e))
     }
 
-    fn combo<T>(&self) -> Result<T, String>
+    fn combo<T>(&self) -> Result<T, OptionError>
     where
         T: std::str::FromStr,
         T::Err: std::fmt::Display,
@@ -288,26 +397,21 @@ impl Given<'_> {
         if !matches!(self.def.kind, Kind::Combo { .. }) {
             return Err(self.not_a("combo"));
         }
-        self.need()?
-            .parse::<T>()
-            .map_err(|e| format!("option {}: {e}", self.def.uci))
+        self.need()?.parse::<T>().map_err(|e| self.bad_value(e))
     }
 
-    fn button(&self) -> Result<Button, String> {
+    fn button(&self) -> Result<Button, OptionError> {
         if self.def.kind != Kind::Button {
             return Err(self.not_a("button"));
         }
         match self.value {
-            Some(_) => Err(format!(
-                "option {} is a button and takes no value",
-                self.def.uci
-            )),
+            Some(_) => Err(OptionError::ButtonTakesNoValue(self.def.uci)),
             None => Ok(Button),
         }
     }
 
     /// Text, `None` when empty (UCI spells that `UCI_EMPTY`).
-    fn text(&self) -> Result<Option<&str>, String> {
+    fn text(&self) -> Result<Option<&str>, OptionError> {
         if self.def.kind != Kind::Text {
             return Err(self.not_a("string"));
         }
@@ -315,22 +419,30 @@ impl Given<'_> {
     }
 
     /// Text that must be given (a file).
-    fn required_text(&self) -> Result<String, String> {
+    fn required_text(&self) -> Result<String, OptionError> {
         match self.text()? {
             Some(text) => Ok(text.to_string()),
-            None => Err(format!("option {} needs a value", self.def.uci)),
+            None => Err(OptionError::NeedsValue(self.def.uci)),
         }
     }
 
     /// Text that may be empty (a directory: none).
-    fn optional_text(&self) -> Result<String, String> {
+    fn optional_text(&self) -> Result<String, OptionError> {
         Ok(self.text()?.unwrap_or("").to_string())
     }
 
-    /// An error in the table itself (an option read as another kind than
-    /// it is declared): the tests set every option, so none ships.
-    fn not_a(&self, kind: &str) -> String {
-        format!("option {} is not a {kind} option", self.def.uci)
+    fn not_a(&self, kind: &'static str) -> OptionError {
+        OptionError::WrongKind {
+            option: self.def.uci,
+            kind,
+        }
+    }
+
+    fn bad_value(&self, reason: impl fmt::Display) -> OptionError {
+        OptionError::BadValue {
+            option: self.def.uci,
+            reason: reason.to_string(),
+        }
     }
 }
 
@@ -365,15 +477,8 @@ impl Settings {
     }
 
     /// Sets an option by name. On error nothing changes and the message says why.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
-        let def = find(name).ok_or_else(|| {
-            let names: Vec<&str> = definitions().iter().map(|d| d.uci).collect();
-            format!(
-                "unknown option {}; the options are: {}",
-                tama_engine::notation::quote_short(name),
-                names.join(", ")
-            )
-        })?;
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
+        let def = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         let v = Given { def: &def, value };
         self.store(&v)?;
@@ -405,7 +510,7 @@ mod tests {
         for name in ["Baseline", "Style"] {
             assert!(find(name).is_none(), "{name}");
             let e = Settings::default().set(name, Some("true")).unwrap_err();
-            assert!(e.starts_with("unknown option"), "{e}");
+            assert!(e.to_string().starts_with("unknown option"), "{e}");
         }
     }
 

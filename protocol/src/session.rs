@@ -1,5 +1,5 @@
-//! What both dialects share: the game, the rules and options, the output
-//! channel and the search thread.
+//! What both dialects share: the game, the rules and options, the tables,
+//! and starting, stopping and joining the search thread (`search_job`).
 //!
 //! The search is blocking, so it runs on a worker thread while the main
 //! thread goes on reading input (`isready`, `ping`, `stop`, `ponderhit` are
@@ -9,21 +9,23 @@
 //! answer always finds the engine idle.
 
 use crate::memory::MemoryLimits;
-use crate::options::{cpu_count, read_weights, Effect, Settings, BUILTIN_EVAL};
-use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use crate::options::{
+    cpu_count, read_weights, Effect, OptionError, Settings, WeightsError, BUILTIN_EVAL,
+};
+use crate::search_job::{FatalFault, SearchJob};
+use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
-use tama_engine::egtb::Tablebase;
+use tama_engine::egtb::{EgtbError, Tablebase};
 use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
-use tama_engine::search::{
-    SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher, Tuning,
-};
-use tama_engine::{Game, GameStatus, Move, Position};
+use tama_engine::search::{SearchControl, SearchLimits, SearchOutcome, Searcher, Tuning};
+use tama_engine::{Game, GameStatus, Position};
+
+pub use crate::output::{checked_line, Out, Reporter};
+pub use crate::search_job::{FaultPolicy, InjectedFault, STRICT_FAULT_STATUS};
 
 /// Which protocol the session speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,139 +34,46 @@ pub enum Dialect {
     Hub,
 }
 
-struct OutInner {
-    writer: Box<dyn Write + Send>,
-    searching: bool,
-}
-
-/// The output channel: whole lines, flushed at once, from any thread.
-#[derive(Clone)]
-pub struct Out(Arc<Mutex<OutInner>>);
-
-impl Out {
-    pub fn new(writer: Box<dyn Write + Send>) -> Out {
-        Out(Arc::new(Mutex::new(OutInner {
-            writer,
-            searching: false,
-        })))
-    }
-
-    fn lock(&self) -> MutexGuard<'_, OutInner> {
-        // A panic while printing must not silence the engine for good.
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Prints one line (or several, separated by `\n`) and flushes. Write
-    /// errors (a closed pipe) are ignored: the engine ends at end of input.
-    pub fn line(&self, text: &str) {
-        let mut o = self.lock();
-        let _ = writeln!(o.writer, "{text}");
-        let _ = o.writer.flush();
-    }
-
-    fn is_searching(&self) -> bool {
-        self.lock().searching
-    }
-
-    fn set_searching(&self, on: bool) {
-        self.lock().searching = on;
-    }
-
-    /// Prints the final answer of a search and marks the engine idle, atomically.
-    fn finish(&self, text: &str) {
-        let mut o = self.lock();
-        let _ = writeln!(o.writer, "{text}");
-        let _ = o.writer.flush();
-        o.searching = false;
-    }
-}
-
 /// The databases `settings` name (none for an empty path), every file
 /// checked.
-fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, String> {
+fn open_tables(settings: &Settings) -> Result<Option<Arc<Tablebase>>, EgtbError> {
     if settings.egtb_path.is_empty() {
         return Ok(None);
     }
-    Tablebase::open(Path::new(&settings.egtb_path), settings.rules())
-        .map(|tb| Some(Arc::new(tb)))
-        .map_err(|e| format!("EGTBPath: {e}"))
+    Tablebase::open(Path::new(&settings.egtb_path), settings.rules()).map(|tb| Some(Arc::new(tb)))
 }
 
-/// Everything a session prints that differs between the dialects: search
-/// output, errors and notices. The session itself never asks which dialect
-/// it speaks.
-pub trait Reporter: Send + Sync + 'static {
-    /// An `info` line of a running search (`None`: the dialect shows none).
-    fn info(&self, root: &Position, info: &SearchInfo) -> Option<String>;
-    /// The final answer of a search.
-    fn best(&self, root: &Position, outcome: &SearchOutcome) -> String;
-    /// An error, on one line.
-    fn error(&self, msg: &str) -> String;
-    /// A notice every dialect shows (the table was capped, more threads
-    /// than CPUs).
-    fn note(&self, msg: &str) -> String;
-    /// A remark for a dialect that has free text (what was loaded, why the
-    /// game was reset); `None` where it would be noise.
-    fn remark(&self, msg: &str) -> Option<String>;
+/// Why `set_option` refused a value; the option keeps the one it had.
+#[derive(Debug)]
+pub enum SetOptionError {
+    /// Not an option, or not a value it takes.
+    Option(OptionError),
+    /// `EvalFile` names no weights.
+    EvalFile { value: String, error: WeightsError },
+    /// `EGTBPath` names no usable databases.
+    Tables(EgtbError),
 }
 
-/// The moves of `pv` that are legal one after the other from `root`, each
-/// with the position it is played in.
-pub fn checked_line(root: &Position, pv: &[Move]) -> Vec<(Position, Move)> {
-    let mut pos = *root;
-    let mut out = Vec::new();
-    for m in pv {
-        if !legal_moves(&pos).contains(m) {
-            break;
+impl fmt::Display for SetOptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetOptionError::Option(e) => write!(f, "{e}"),
+            SetOptionError::EvalFile { value, error } => {
+                write!(f, "EvalFile {value}: {error}; the weights in use are kept")
+            }
+            SetOptionError::Tables(e) => write!(f, "EGTBPath: {e}"),
         }
-        out.push((pos, *m));
-        pos = pos.play(m);
-    }
-    out
-}
-
-/// A deliberately broken search, for the tests that check a failing search
-/// is reported (`TAMA_INJECT_FAULT=panic|illegal`, read only in builds with
-/// the test-only `fault-injection` feature; docs/protocol.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InjectedFault {
-    /// The search thread panics.
-    Panic,
-    /// The search answers a move that is not legal.
-    Illegal,
-}
-
-/// How a session treats a search that fails (panics, or answers an illegal
-/// move): either way the error is printed and counted; `strict` then ends
-/// the process with status 3 instead of playing the first legal move.
-#[derive(Clone, Debug, Default)]
-pub struct FaultPolicy {
-    /// `TAMA_STRICT=1`: a failing search is fatal (tests and the match
-    /// runner's referee set it).
-    pub strict: bool,
-    /// Test-only: break every search this way.
-    pub inject: Option<InjectedFault>,
-}
-
-impl FaultPolicy {
-    /// The policy the environment asks for (`TAMA_STRICT`, and in test
-    /// builds `TAMA_INJECT_FAULT`).
-    pub fn from_env() -> FaultPolicy {
-        let strict = std::env::var("TAMA_STRICT").is_ok_and(|v| !v.is_empty() && v != "0");
-        #[cfg(feature = "fault-injection")]
-        let inject = match std::env::var("TAMA_INJECT_FAULT").as_deref() {
-            Ok("panic") => Some(InjectedFault::Panic),
-            Ok("illegal") => Some(InjectedFault::Illegal),
-            _ => None,
-        };
-        #[cfg(not(feature = "fault-injection"))]
-        let inject = None;
-        FaultPolicy { strict, inject }
     }
 }
 
-/// The exit status of a strict session whose search failed.
-pub const STRICT_FAULT_STATUS: i32 = 3;
+// The messages include their cause, so none is chained as a source.
+impl std::error::Error for SetOptionError {}
+
+impl From<OptionError> for SetOptionError {
+    fn from(e: OptionError) -> SetOptionError {
+        SetOptionError::Option(e)
+    }
+}
 
 pub struct Session {
     /// Everything printed that differs between the dialects.
@@ -188,6 +97,8 @@ pub struct Session {
     /// session: `d` shows it.
     faults: Arc<AtomicU64>,
     policy: FaultPolicy,
+    /// Raised when a search failed in strict mode: the session is over.
+    fatal: FatalFault,
     /// The endgame databases of `EGTBPath` under the current rules.
     tablebase: Option<Arc<Tablebase>>,
 }
@@ -212,6 +123,7 @@ impl Session {
             memory: MemoryLimits::of_this_process(),
             faults: Arc::new(AtomicU64::new(0)),
             policy: FaultPolicy::default(),
+            fatal: FatalFault::new(),
             tablebase: None,
         }
     }
@@ -224,6 +136,20 @@ impl Session {
     pub fn with_fault_policy(mut self, policy: FaultPolicy) -> Session {
         self.policy = policy;
         self
+    }
+
+    /// Calls `wake` when a search fails in strict mode, from whichever
+    /// thread saw it fail, so that a loop waiting for input can end the
+    /// session (`fatal_fault`).
+    pub fn with_fatal_wake(mut self, wake: impl Fn() + Send + Sync + 'static) -> Session {
+        self.fatal.set_wake(wake);
+        self
+    }
+
+    /// A search failed in strict mode: the session must end, with
+    /// `STRICT_FAULT_STATUS`, answering nothing more.
+    pub fn fatal_fault(&self) -> bool {
+        self.fatal.is_raised()
     }
 
     /// How many searches of this protocol session failed (and were answered with
@@ -256,14 +182,14 @@ impl Session {
     /// Sets an option; rule changes carry the current game over when they can.
     /// A directory of endgame databases that cannot be opened (missing,
     /// damaged, no table for these rules) is refused with the reason.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), SetOptionError> {
         let mut next = self.settings.clone();
         let effect = next.set(name, value)?;
         if effect == Effect::EvalFileChanged {
             self.weights = self.load_eval_file(&next.eval_file)?;
         }
         if effect == Effect::TablesChanged {
-            self.tablebase = open_tables(&next)?;
+            self.tablebase = open_tables(&next).map_err(SetOptionError::Tables)?;
             self.report_tables();
         }
         self.settings = next;
@@ -297,12 +223,14 @@ impl Session {
     /// `BUILTIN_EVAL` (the default sets, both variants). A file that cannot
     /// be read, is not a valid weights file or a name that is not built in
     /// is an error, and the caller keeps the weights it has.
-    fn load_eval_file(&self, value: &str) -> Result<Weights, String> {
+    fn load_eval_file(&self, value: &str) -> Result<Weights, SetOptionError> {
         if value == BUILTIN_EVAL {
             return Ok(Weights::DEFAULT);
         }
-        let set = read_weights(value)
-            .map_err(|e| format!("EvalFile {value}: {e}; the weights in use are kept"))?;
+        let set = read_weights(value).map_err(|error| SetOptionError::EvalFile {
+            value: value.to_string(),
+            error,
+        })?;
         self.remark(&format!(
             "EvalFile: {} {} weights loaded from {value}",
             set.variant,
@@ -323,7 +251,10 @@ impl Session {
             }
             Err(e) => {
                 self.tablebase = None;
-                self.error(&format!("{e}; searching without endgame databases"));
+                self.error(&format!(
+                    "{}; searching without endgame databases",
+                    SetOptionError::Tables(e)
+                ));
             }
         }
     }
@@ -468,6 +399,7 @@ impl Session {
             hash_mb: self.searcher_hash_mb,
             faults: Arc::clone(&self.faults),
             policy: self.policy.clone(),
+            fatal: self.fatal.clone(),
             #[cfg(feature = "lab")]
             debug: self.debug,
         };
@@ -486,7 +418,8 @@ impl Session {
                     "cannot start the search thread: {e}; playing the first legal move"
                 ));
                 if self.policy.strict {
-                    std::process::exit(STRICT_FAULT_STATUS);
+                    self.fatal.raise();
+                    return;
                 }
                 let outcome = SearchOutcome {
                     best_move: legal_moves(&root).first().copied(),
@@ -552,150 +485,4 @@ impl Session {
             }
         }
     }
-}
-
-/// One search, as the worker thread runs it.
-struct SearchJob {
-    root: Position,
-    game: Game,
-    limits: SearchLimits,
-    control: Arc<SearchControl>,
-    out: Out,
-    reporter: Arc<dyn Reporter>,
-    /// For a fresh searcher, should the search panic.
-    hash_mb: usize,
-    faults: Arc<AtomicU64>,
-    policy: FaultPolicy,
-    /// Lab: `debug on` was given, so the search's counters are printed
-    /// after it (`SearchStats`).
-    #[cfg(feature = "lab")]
-    debug: bool,
-}
-
-impl SearchJob {
-    /// Searches, waits for `stop` or `ponderhit` when the search must not
-    /// answer by itself, prints the answer (always exactly one) and hands
-    /// the searcher back. A failing search (a panic, an illegal move) is
-    /// reported as an error and counted; it is answered with the first
-    /// legal move, or in strict mode ends the process. A panicking searcher
-    /// is replaced by a fresh one of the same settings.
-    fn run(self, mut searcher: Searcher) -> Searcher {
-        let (root, out, reporter) = (self.root, &self.out, &self.reporter);
-        let options = searcher.options().clone();
-        let tuning = searcher.tuning().clone();
-        let inject = self.policy.inject;
-        // The depth and nodes of the last line printed.
-        let reported = std::cell::Cell::new(None);
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            if inject == Some(InjectedFault::Panic) {
-                panic!("injected fault (TAMA_INJECT_FAULT=panic)");
-            }
-            let mut report = |info: &SearchInfo| {
-                if let Some(line) = reporter.info(&root, info) {
-                    out.line(&line);
-                    reported.set(Some((info.depth, info.nodes)));
-                }
-            };
-            searcher.search(&self.game, &self.limits, &self.control, &mut report)
-        }));
-        let (mut outcome, searcher, mut fault) = match result {
-            Ok(outcome) => (outcome, searcher, None),
-            Err(payload) => {
-                let mut fresh = Searcher::new(self.hash_mb);
-                *fresh.options_mut() = options;
-                *fresh.tuning_mut() = tuning;
-                let why = panic_text(payload.as_ref());
-                (
-                    SearchOutcome::default(),
-                    fresh,
-                    Some(format!("the search failed ({why})")),
-                )
-            }
-        };
-        if inject == Some(InjectedFault::Illegal) {
-            outcome.best_move = Some(Move::NONE);
-        }
-        // An infinite or ponder search answers only when told to.
-        let control = &self.control;
-        while !control.is_stopped() && (self.limits.infinite || control.is_pondering()) {
-            std::thread::park_timeout(Duration::from_millis(20));
-        }
-        let (outcome, problem) = sanitize(&root, outcome);
-        if fault.is_none() {
-            fault = problem;
-        }
-        let failed = fault.is_some();
-        if let Some(why) = fault {
-            self.faults.fetch_add(1, Ordering::Relaxed);
-            let answer = outcome.best_move.map_or("no move".to_string(), |m| {
-                format!("the first legal move, {}", root.move_text(&m))
-            });
-            if self.policy.strict {
-                out.line(&reporter.error(&format!(
-                    "{why}; strict mode (TAMA_STRICT): exiting with status {STRICT_FAULT_STATUS}"
-                )));
-                std::process::exit(STRICT_FAULT_STATUS);
-            }
-            out.line(&reporter.error(&format!("{why}; playing {answer}")));
-        }
-        // The totals at the end, unless the last line printed has them
-        // already: an unfinished iteration's nodes and time are in no line.
-        let last = outcome
-            .last
-            .as_ref()
-            .filter(|i| !failed && reported.get() != Some((i.depth, i.nodes)));
-        if let Some(line) = last.and_then(|i| reporter.info(&root, i)) {
-            out.line(&line);
-        }
-        #[cfg(feature = "lab")]
-        if self.debug && !failed {
-            if let Some(line) = reporter.remark(&format!("stats {}", outcome.stats)) {
-                out.line(&line);
-            }
-        }
-        out.finish(&reporter.best(&root, &outcome));
-        searcher
-    }
-}
-
-/// What a panic said, for the error line.
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".to_string())
-}
-
-/// Checks the reported moves: an illegal (or missing) best move is replaced
-/// by the first legal one, an illegal ponder move dropped; the second value
-/// says what was wrong, for the error line.
-fn sanitize(root: &Position, mut outcome: SearchOutcome) -> (SearchOutcome, Option<String>) {
-    let legal = legal_moves(root);
-    let problem = match outcome.best_move {
-        Some(m) if legal.contains(&m) => {
-            let ponder_ok = outcome
-                .ponder_move
-                .is_none_or(|p| legal_moves(&root.play(&m)).contains(&p));
-            if ponder_ok {
-                None
-            } else {
-                outcome.ponder_move = None;
-                Some("the search answered an illegal ponder move (dropped)".to_string())
-            }
-        }
-        None if legal.is_empty() => None,
-        other => {
-            outcome.best_move = legal.first().copied();
-            outcome.ponder_move = None;
-            Some(match other {
-                Some(m) => format!(
-                    "the search answered an illegal move (from {} to {})",
-                    m.from, m.to
-                ),
-                None => "the search answered no move".to_string(),
-            })
-        }
-    };
-    (outcome, problem)
 }

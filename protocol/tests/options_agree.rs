@@ -27,7 +27,7 @@ impl Write for Captured {
 fn session(input: &str) -> Vec<String> {
     let out = Captured::default();
     tama_protocol::run(
-        input.as_bytes(),
+        std::io::Cursor::new(input.to_string()),
         Box::new(out.clone()),
         None,
         Tuning::default(),

@@ -41,6 +41,13 @@ impl<T> Message<T> for Result<T, String> {
     }
 }
 
+/// The protocol's weights error is typed; its text is the whole message.
+impl<T> Message<T> for Result<T, tama_protocol::options::WeightsError> {
+    fn message(self) -> anyhow::Result<T> {
+        self.map_err(anyhow::Error::new)
+    }
+}
+
 /// The start position, or the given FEN under these rules.
 fn position(fen: Option<&str>, rules: Rules) -> Result<Position> {
     match fen {

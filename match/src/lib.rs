@@ -37,6 +37,7 @@ macro_rules! errln {
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod error;
 pub mod output;
 pub mod play;
 pub mod schedule;

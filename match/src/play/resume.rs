@@ -10,6 +10,7 @@
 //! which is played again.
 
 use crate::config::Config;
+use crate::error::SetupError;
 use crate::output::results::{read_results, write_atomically, FORMAT};
 use crate::schedule::shard::ScheduleId;
 use crate::schedule::Job;
@@ -93,11 +94,11 @@ fn part(shard: Option<Shard>) -> String {
 /// Keeps in the PDN file at `path` the games of `played` only, each once
 /// (the first), in file order; rewritten atomically. Returns how many
 /// games were dropped. No file: nothing to do.
-pub fn trim_pdn(path: &Path, played: &[(Job, GameEntry)]) -> Result<usize, String> {
+pub fn trim_pdn(path: &Path, played: &[(Job, GameEntry)]) -> Result<usize, SetupError> {
     let text = match std::fs::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display()).into()),
     };
     let mut wanted: HashSet<&str> = played.iter().map(|(_, g)| g.round.as_str()).collect();
     let games = split_games(&text);

@@ -15,6 +15,7 @@
 
 pub mod datagen;
 pub mod dataset;
+pub mod error;
 pub mod record;
 pub mod selfplay;
 pub mod shard;

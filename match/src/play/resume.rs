@@ -28,7 +28,7 @@ pub fn played(
     config: &Config,
     id: &ScheduleId,
     jobs: &[Job],
-) -> Result<Vec<(Job, GameEntry)>, String> {
+) -> Result<Vec<(Job, GameEntry)>, SetupError> {
     let path = config
         .results
         .as_deref()
@@ -37,7 +37,8 @@ pub fn played(
         return Ok(Vec::new());
     }
     let file = read_results(path).map_err(|e| e.to_string())?;
-    let fail = |why: String| format!("cannot resume from {}: {why}", path.display());
+    let fail =
+        |why: String| SetupError::from(format!("cannot resume from {}: {why}", path.display()));
     if file.format != FORMAT {
         return Err(fail("not a tama match results file".into()));
     }

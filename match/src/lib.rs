@@ -16,7 +16,9 @@
 //! - `stats`: Elo, error bar, LOS (`elo`), paired-game counts
 //!   (`pentanomial`), the SPRT (`sprt`), the counts of a match (`tally`);
 //! - `output`: the tables (`report`) and the results file and `--merge`
-//!   (`results`).
+//!   (`results`);
+//! - `error`: a command line the runner refuses (`UsageError`), a match
+//!   that cannot start (`SetupError`).
 //!
 //! Ctrl-C and SIGTERM, and the engines' processes, are `tama_os`'s.
 

@@ -162,21 +162,40 @@ pub struct GuiArgs {
     pub no_open: bool,
 }
 
-fn perft_depth(text: &str) -> Result<u32, String> {
+/// A value a flag's parser refuses; clap prints its message after its own
+/// "invalid value" line start.
+#[derive(Debug)]
+pub struct InvalidValue(String);
+
+impl From<String> for InvalidValue {
+    fn from(message: String) -> InvalidValue {
+        InvalidValue(message)
+    }
+}
+
+impl std::fmt::Display for InvalidValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidValue {}
+
+fn perft_depth(text: &str) -> Result<u32, InvalidValue> {
     let d: u32 = text
         .parse()
         .map_err(|_| format!("DEPTH must be a whole number, got {text:?}"))?;
     if d > 64 {
-        return Err(format!("DEPTH {d} is too deep (at most 64)"));
+        return Err(format!("DEPTH {d} is too deep (at most 64)").into());
     }
     Ok(d)
 }
 
-fn bench_depth(text: &str) -> Result<u32, String> {
+fn bench_depth(text: &str) -> Result<u32, InvalidValue> {
     text.parse()
         .ok()
         .filter(|d| (1..=64).contains(d))
-        .ok_or_else(|| format!("DEPTH must be 1..64, got {text:?}"))
+        .ok_or_else(|| InvalidValue::from(format!("DEPTH must be 1..64, got {text:?}")))
 }
 
 /// Parses the command line. Help and version go to stdout (status 0);

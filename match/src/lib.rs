@@ -16,7 +16,9 @@
 //! - `stats`: Elo, error bar, LOS (`elo`), paired-game counts
 //!   (`pentanomial`), the SPRT (`sprt`), the counts of a match (`tally`);
 //! - `output`: the tables (`report`) and the results file and `--merge`
-//!   (`results`).
+//!   (`results`);
+//! - `error`: a command line the runner refuses (`UsageError`), a match
+//!   that cannot start (`SetupError`).
 //!
 //! Ctrl-C and SIGTERM, and the engines' processes, are `tama_os`'s.
 
@@ -37,6 +39,7 @@ macro_rules! errln {
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod error;
 pub mod output;
 pub mod play;
 pub mod schedule;

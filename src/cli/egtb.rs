@@ -1,7 +1,7 @@
 //! The flags of `tama egtb` and its sub-commands: build (whole, planned or
 //! one job), jobs, probe, stats, compress, bench, audit, starts.
 
-use super::{bench_depth, RuleFlags};
+use super::{bench_depth, InvalidValue, RuleFlags};
 use clap::{Args, Subcommand};
 
 /// `tama egtb ...`: the endgame databases.
@@ -159,13 +159,13 @@ pub struct EgtbStartsArgs {
     pub max_pieces: u32,
 }
 
-fn egtb_pieces(text: &str) -> Result<u32, String> {
+fn egtb_pieces(text: &str) -> Result<u32, InvalidValue> {
     let max = tama_engine::egtb::MAX_PIECES;
     let n: u32 = text
         .parse()
         .map_err(|_| format!("N must be a whole number, got {text:?}"))?;
     if !(2..=max).contains(&n) {
-        return Err(format!("{n} pieces: the tables hold 2 to {max}"));
+        return Err(format!("{n} pieces: the tables hold 2 to {max}").into());
     }
     Ok(n)
 }

@@ -1,7 +1,7 @@
 //! The flags of `tama datagen` and `tama train`, and the readers of their
 //! numbers and hand terms.
 
-use super::RuleFlags;
+use super::{InvalidValue, RuleFlags};
 use clap::Args;
 
 #[derive(Args, Debug)]
@@ -112,11 +112,11 @@ pub struct FixedTerm {
     pub centi_men: f64,
 }
 
-fn fixed_term(text: &str) -> Result<FixedTerm, String> {
+fn fixed_term(text: &str) -> Result<FixedTerm, InvalidValue> {
     use tama_engine::eval::hand;
     let (name, value) = text
         .split_once('=')
-        .ok_or_else(|| format!("{text:?}: expected TERM=CM, e.g. tempo=4"))?;
+        .ok_or_else(|| InvalidValue::from(format!("{text:?}: expected TERM=CM, e.g. tempo=4")))?;
     let term = hand::term_index(name).ok_or_else(|| {
         format!(
             "{name:?} is not a hand term (the terms: {})",
@@ -125,32 +125,32 @@ fn fixed_term(text: &str) -> Result<FixedTerm, String> {
     })?;
     let centi_men = number(value)?;
     if centi_men.abs() > 1000.0 {
-        return Err(format!("{value}: at most 1000 centi-men either way"));
+        return Err(format!("{value}: at most 1000 centi-men either way").into());
     }
     Ok(FixedTerm { term, centi_men })
 }
 
-fn number(text: &str) -> Result<f64, String> {
+fn number(text: &str) -> Result<f64, InvalidValue> {
     text.parse::<f64>()
         .ok()
         .filter(|x| x.is_finite())
-        .ok_or_else(|| format!("expected a number, got {text:?}"))
+        .ok_or_else(|| InvalidValue::from(format!("expected a number, got {text:?}")))
 }
 
-fn unit_interval(text: &str) -> Result<f64, String> {
+fn unit_interval(text: &str) -> Result<f64, InvalidValue> {
     Some(number(text)?)
         .filter(|x| (0.0..=1.0).contains(x))
-        .ok_or_else(|| format!("expected a number from 0 to 1, got {text:?}"))
+        .ok_or_else(|| InvalidValue::from(format!("expected a number from 0 to 1, got {text:?}")))
 }
 
-fn positive(text: &str) -> Result<f64, String> {
+fn positive(text: &str) -> Result<f64, InvalidValue> {
     Some(number(text)?)
         .filter(|&x| x > 0.0)
-        .ok_or_else(|| format!("expected a number above 0, got {text:?}"))
+        .ok_or_else(|| InvalidValue::from(format!("expected a number above 0, got {text:?}")))
 }
 
-fn non_negative(text: &str) -> Result<f64, String> {
+fn non_negative(text: &str) -> Result<f64, InvalidValue> {
     Some(number(text)?)
         .filter(|&x| x >= 0.0)
-        .ok_or_else(|| format!("expected a number, 0 or above, got {text:?}"))
+        .ok_or_else(|| InvalidValue::from(format!("expected a number, 0 or above, got {text:?}")))
 }

@@ -13,7 +13,7 @@ use tama_train::{datagen, shard};
 /// shards' files instead.
 pub fn run(a: &DatagenArgs) -> Result<i32> {
     if !a.merge.is_empty() {
-        let m = shard::merge(&a.out, &a.merge).message()?;
+        let m = shard::merge(&a.out, &a.merge)?;
         println!(
             "{}: {} games, {} positions, {} bytes, merged from {} shards ({})",
             a.out.display(),
@@ -49,7 +49,7 @@ pub fn run(a: &DatagenArgs) -> Result<i32> {
         },
     };
     tama_os::signal::install();
-    let s = datagen::run(&settings, &tama_os::signal::interrupted, &mut progress_line).message()?;
+    let s = datagen::run(&settings, &tama_os::signal::interrupted, &mut progress_line)?;
     if std::io::stderr().is_terminal() {
         eprintln!();
     }

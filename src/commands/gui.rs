@@ -1,10 +1,9 @@
 //! `tama gui`: the board in the browser (`tama::gui`).
 
-use super::Message;
 use crate::cli::GuiArgs;
 use anyhow::Result;
 
 /// `tama gui`: the board server, until the process is ended (docs/gui.md).
 pub fn run(a: &GuiArgs) -> Result<()> {
-    tama::gui::run(a.port, !a.no_open).message()
+    tama::gui::run(a.port, !a.no_open)
 }

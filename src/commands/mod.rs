@@ -26,7 +26,7 @@ pub mod train;
 use std::io::{IsTerminal, Write};
 use tama_engine::{Position, Rules};
 
-/// The protocol, match and training crates' errors are one-line texts
+/// The protocol crate's errors are one-line texts
 /// (`Result<_, String>`; the engine's are typed and convert with `?`);
 /// `message` makes one an `anyhow` error, to which a command adds its
 /// context (`Context::context`). `main` prints the chain on one line.

@@ -9,7 +9,7 @@ use tama_train::train;
 /// prints a weights file).
 pub fn run(a: &TrainArgs) -> Result<()> {
     if let Some(path) = &a.show {
-        print!("{}", train::show(path).message()?);
+        print!("{}", train::show(path)?);
         return Ok(());
     }
     let out = a
@@ -45,7 +45,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         },
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
-    let r = train::run(&settings, &mut |l| eprintln!("{l}")).message()?;
+    let r = train::run(&settings, &mut |l| eprintln!("{l}"))?;
     println!(
         "{}: {} positions read, {} training + {} validation positions, K {:.1}, validation loss {:.6} -> {:.6} (epoch {}), {:.1} s",
         r.variant,

@@ -3,6 +3,7 @@
 //! bodies by `Content-Length` only, and the Origin/Host guard that keeps other
 //! web pages in the person's browser away from the engine.
 
+use anyhow::anyhow;
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 
@@ -227,23 +228,23 @@ fn own_origins(port: u16) -> [String; 2] {
 /// the engine: refused. `Host` must name the loopback address this server
 /// listens on, which defeats DNS rebinding (another site's name pointed at
 /// 127.0.0.1 reaches us with its own name in `Host`).
-pub fn check_origin(req: &Request, port: u16) -> Result<(), String> {
+pub fn check_origin(req: &Request, port: u16) -> anyhow::Result<()> {
     let own = own_origins(port);
     if let Some(origin) = req.header("Origin") {
         if !own.iter().any(|o| o == origin) {
-            return Err(format!(
+            return Err(anyhow!(
                 "origin {origin:?} is not this page ({}); refused",
                 own[0]
             ));
         }
     }
     match req.header("Host") {
-        None => Err("no Host header; refused".into()),
+        None => Err(anyhow!("no Host header; refused")),
         Some(host) => {
             if own.iter().any(|o| o.strip_prefix("http://") == Some(host)) {
                 Ok(())
             } else {
-                Err(format!(
+                Err(anyhow!(
                     "host {host:?} is not this server (127.0.0.1:{port}); refused"
                 ))
             }

@@ -7,6 +7,7 @@ mod http;
 mod pdn;
 mod relay;
 
+use anyhow::anyhow;
 use http::ReadError;
 pub use relay::Relay;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -24,9 +25,9 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// `tama gui [--port N] [--no-open]`: serves the board until the process is
 /// ended. An error (the port taken, no binary to run) is one line.
-pub fn run(port: u16, open: bool) -> Result<(), String> {
+pub fn run(port: u16, open: bool) -> anyhow::Result<()> {
     let engine = std::env::current_exe()
-        .map_err(|e| format!("cannot find the tama binary to run as the engine: {e}"))?;
+        .map_err(|e| anyhow!("cannot find the tama binary to run as the engine: {e}"))?;
     let server = Server::bind(port, engine)?;
     let url = server.url();
     println!("Tama's board: {url}  (Ctrl-C to stop)");
@@ -40,7 +41,7 @@ pub fn run(port: u16, open: bool) -> Result<(), String> {
 }
 
 /// Hands the address to the desktop's default browser.
-fn open_browser(url: &str) -> Result<(), String> {
+fn open_browser(url: &str) -> anyhow::Result<()> {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {
@@ -58,7 +59,7 @@ fn open_browser(url: &str) -> Result<(), String> {
         .map(|mut child| {
             std::thread::spawn(move || child.wait());
         })
-        .map_err(|e| format!("{opener} could not be started: {e}"))
+        .map_err(|e| anyhow!("{opener} could not be started: {e}"))
 }
 
 /// The server, bound and ready to serve.
@@ -71,17 +72,17 @@ pub struct Server {
 impl Server {
     /// Binds 127.0.0.1:`port` (0: any free port). Only loopback, ever: the
     /// engine is not offered to the network.
-    pub fn bind(port: u16, engine: PathBuf) -> Result<Server, String> {
+    pub fn bind(port: u16, engine: PathBuf) -> anyhow::Result<Server> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).map_err(|e| {
             if e.kind() == std::io::ErrorKind::AddrInUse {
-                format!("port {port} on 127.0.0.1 is taken by another program; choose another with --port N (0: any free port)")
+                anyhow!("port {port} on 127.0.0.1 is taken by another program; choose another with --port N (0: any free port)")
             } else {
-                format!("cannot listen on 127.0.0.1:{port}: {e}")
+                anyhow!("cannot listen on 127.0.0.1:{port}: {e}")
             }
         })?;
         let port = listener
             .local_addr()
-            .map_err(|e| format!("cannot read the bound address: {e}"))?
+            .map_err(|e| anyhow!("cannot read the bound address: {e}"))?
             .port();
         Ok(Server {
             listener,
@@ -141,7 +142,7 @@ fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
     };
     if let Err(why) = http::check_origin(&req, port) {
         eprintln!("tama gui: {} {}: {why}", req.method, req.path);
-        return http::respond_error(&mut stream, 403, &why);
+        return http::respond_error(&mut stream, 403, &why.to_string());
     }
     match (req.method.as_str(), req.path.as_str()) {
         ("GET", "/engine/events") => {
@@ -152,7 +153,7 @@ fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
         ("POST", "/engine/send") => relay.send(&req, &mut stream),
         ("POST", "/pdn/read") => match pdn::read(&req.body) {
             Ok(json) => http::respond(&mut stream, 200, "application/json", json.as_bytes()),
-            Err(e) => http::respond_error(&mut stream, 422, &e),
+            Err(e) => http::respond_error(&mut stream, 422, &e.to_string()),
         },
         ("POST", "/pdn/write") => match pdn::write(&req.body) {
             Ok(text) => http::respond(
@@ -161,7 +162,7 @@ fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
                 "text/plain; charset=utf-8",
                 text.as_bytes(),
             ),
-            Err(e) => http::respond_error(&mut stream, 422, &e),
+            Err(e) => http::respond_error(&mut stream, 422, &e.to_string()),
         },
         ("GET", path) => match assets::find(path) {
             Some(asset) => http::respond(&mut stream, 200, asset.content_type, asset.body),

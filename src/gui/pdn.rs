@@ -4,10 +4,11 @@
 //! answers PDN text. Every move is replayed through the rules core; an
 //! illegal one is an error naming it.
 
+use anyhow::{anyhow, Context};
 use serde_json::{json, Value};
 use tama_engine::notation::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
 use tama_engine::rules::parse_bool;
-use tama_engine::{Position, RuleValueError, Rules};
+use tama_engine::{Position, Rules};
 
 /// The page's names for the rule options are the engine's UCI option names.
 fn rules_json(rules: Rules) -> Value {
@@ -18,29 +19,25 @@ fn rules_json(rules: Rules) -> Value {
     })
 }
 
-fn rules_from_json(v: &Value) -> Result<Rules, String> {
+fn rules_from_json(v: &Value) -> anyhow::Result<Rules> {
     let field = |name: &str| {
         v.get(name)
             .and_then(Value::as_str)
-            .ok_or_else(|| format!("rules.{name} is missing"))
+            .ok_or_else(|| anyhow!("rules.{name} is missing"))
     };
     Ok(Rules {
-        variant: field("Variant")?
-            .parse()
-            .map_err(|e: RuleValueError| e.to_string())?,
-        capture_removal: field("CaptureRemoval")?
-            .parse()
-            .map_err(|e: RuleValueError| e.to_string())?,
+        variant: field("Variant")?.parse()?,
+        capture_removal: field("CaptureRemoval")?.parse()?,
         mid_capture_promotion: parse_bool(field("MidCapturePromotion")?)
-            .map_err(|e| format!("rules.MidCapturePromotion: {e}"))?,
+            .map_err(|e| anyhow!("rules.MidCapturePromotion: {e}"))?,
     })
 }
 
 /// PDN text -> the first game, as JSON for the page.
-pub fn read(body: &[u8]) -> Result<String, String> {
-    let text = std::str::from_utf8(body).map_err(|_| "the PDN is not UTF-8 text".to_string())?;
-    let games = read_pdn(text, Rules::default()).map_err(|e| e.to_string())?;
-    let game = games.first().ok_or("no game in that PDN")?;
+pub fn read(body: &[u8]) -> anyhow::Result<String> {
+    let text = std::str::from_utf8(body).map_err(|_| anyhow!("the PDN is not UTF-8 text"))?;
+    let games = read_pdn(text, Rules::default())?;
+    let game = games.first().context("no game in that PDN")?;
     let rules = game.start.rules();
     let mut pos = game.start;
     let mut moves = Vec::with_capacity(game.moves.len());
@@ -62,39 +59,39 @@ pub fn read(body: &[u8]) -> Result<String, String> {
 }
 
 /// A game as JSON from the page -> PDN text.
-pub fn write(body: &[u8]) -> Result<String, String> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| format!("bad JSON: {e}"))?;
+pub fn write(body: &[u8]) -> anyhow::Result<String> {
+    let v: Value = serde_json::from_slice(body).map_err(|e| anyhow!("bad JSON: {e}"))?;
     let text = |name: &str, default: &str| -> String {
         v.get(name)
             .and_then(Value::as_str)
             .unwrap_or(default)
             .to_string()
     };
-    let rules = rules_from_json(v.get("rules").ok_or("rules are missing")?)?;
+    let rules = rules_from_json(v.get("rules").context("rules are missing")?)?;
     let fen = v
         .get("fen")
         .and_then(Value::as_str)
-        .ok_or("fen is missing")?;
-    let start = Position::from_fen(fen, rules).map_err(|e| e.to_string())?;
+        .context("fen is missing")?;
+    let start = Position::from_fen(fen, rules)?;
     let mut pos = start;
     let mut moves = Vec::new();
     for (i, m) in v
         .get("moves")
         .and_then(Value::as_array)
-        .ok_or("moves are missing")?
+        .context("moves are missing")?
         .iter()
         .enumerate()
     {
-        let t = m.as_str().ok_or("moves must be strings")?;
+        let t = m.as_str().context("moves must be strings")?;
         let mv = pos
             .parse_move(t)
-            .map_err(|e| format!("ply {}: {t}: {e}", i + 1))?;
+            .map_err(|e| anyhow!("ply {}: {t}: {e}", i + 1))?;
         pos = pos.play(&mv);
         moves.push(mv);
     }
     let result = text("result", "*");
     if result != "*" && Outcome::parse(&result).is_none() {
-        return Err(format!("result {result:?} is not 2-0, 1-1, 0-2 or *"));
+        return Err(anyhow!("result {result:?} is not 2-0, 1-1, 0-2 or *"));
     }
     let mut s = String::new();
     for (k, val) in [
@@ -163,7 +160,7 @@ mod tests {
             "rules": {"Variant": "armenian", "CaptureRemoval": "immediate", "MidCapturePromotion": "false"},
             "fen": "W:Wa2,d4:Bd5,a7", "moves": ["a2-a3"], "result": "*",
         });
-        let e = write(base.to_string().as_bytes()).unwrap_err();
+        let e = write(base.to_string().as_bytes()).unwrap_err().to_string();
         assert!(
             e.contains("ply 1: a2-a3") && e.contains("capture is compulsory"),
             "{e}"
@@ -176,10 +173,16 @@ mod tests {
         bad["result"] = json!("3-0");
         assert!(write(bad.to_string().as_bytes())
             .unwrap_err()
+            .to_string()
             .contains("3-0"));
-        assert!(write(b"{not json").unwrap_err().starts_with("bad JSON"));
-        let e = read(b"[Variant \"armenian\"]\n1. d3-d5 *").unwrap_err();
+        assert!(write(b"{not json")
+            .unwrap_err()
+            .to_string()
+            .starts_with("bad JSON"));
+        let e = read(b"[Variant \"armenian\"]\n1. d3-d5 *")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("d3-d5"), "{e}");
-        assert_eq!(read(b"   ").unwrap_err(), "no game in that PDN");
+        assert_eq!(read(b"   ").unwrap_err().to_string(), "no game in that PDN");
     }
 }

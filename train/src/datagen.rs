@@ -14,6 +14,7 @@
 //! game `g` the whole run plays, in order of `g`; its file is resumed the
 //! same way.
 
+use crate::error::DataError;
 use crate::record::ShardTag;
 use crate::record::{self, DataHeader, GameRecord};
 use crate::selfplay::SelfPlay;
@@ -96,7 +97,7 @@ pub struct Summary {
 /// resumed for a run of another length (its first games are the same) as
 /// long as it holds no more than its part of the new run: its header then
 /// takes the new number of games.
-fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64), String> {
+fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64), DataError> {
     let path = &settings.out;
     let name = path.display();
     let mut file = OpenOptions::new()
@@ -132,7 +133,7 @@ fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64
     if found != header && !run_length_changed {
         return Err(format!(
             "{name} holds games made with {found}, not {header}: give the same settings to add to it, or another file"
-        ));
+        ).into());
     }
     let header_bytes = header.encoded_len();
     let body = &bytes[header_bytes..];
@@ -145,7 +146,8 @@ fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64
                 scan.games.len(),
                 t.shard,
                 t.games
-            ));
+            )
+            .into());
         }
     }
     if run_length_changed {
@@ -201,7 +203,7 @@ pub fn run(
     settings: &Settings,
     interrupted: &(dyn Fn() -> bool + Sync),
     progress: &mut dyn FnMut(&str),
-) -> Result<Summary, String> {
+) -> Result<Summary, DataError> {
     if settings.nodes.is_none() && settings.depth.is_none() {
         return Err("give a search budget: --nodes N or --depth D".into());
     }
@@ -214,7 +216,8 @@ pub fn run(
             return Err(format!(
                 "the weights are {} weights, the games {}",
                 set.variant, settings.rules.variant
-            ));
+            )
+            .into());
         }
         weights.replace(set.clone());
     }
@@ -305,7 +308,7 @@ pub fn run(
         }
     });
     if let Some(e) = write_error {
-        return Err(e);
+        return Err(e.into());
     }
     file.sync_all()
         .map_err(|e| format!("cannot write {}: {e}", settings.out.display()))?;

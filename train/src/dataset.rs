@@ -28,6 +28,7 @@
 //! `Split::FileOrder` is the split of 0.2.0, kept to train the shipped
 //! sets again: by file and game number, every occurrence a sample.
 
+use crate::error::UnknownSplit;
 use crate::record::{position_key, GameRecord, PositionKey};
 use crate::trainer::Sample;
 use tama_engine::rng::Rng;
@@ -42,12 +43,12 @@ pub enum Split {
 }
 
 impl std::str::FromStr for Split {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Split, String> {
+    type Err = UnknownSplit;
+    fn from_str(s: &str) -> Result<Split, UnknownSplit> {
         match s {
             "position" => Ok(Split::Position),
             "file-order" => Ok(Split::FileOrder),
-            _ => Err(format!("expected position or file-order, got {s:?}")),
+            _ => Err(format!("expected position or file-order, got {s:?}").into()),
         }
     }
 }

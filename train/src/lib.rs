@@ -11,10 +11,13 @@
 //! - `shard`: a run cut into shards, and the shards merged back;
 //! - `dataset`: data files as training and validation samples (the split,
 //!   the removal of repeated positions);
-//! - `train`: a weights file fitted to data files.
+//! - `train`: a weights file fitted to data files;
+//! - `error`: what stops a run (`DataError`), a `--split` it does not know
+//!   (`UnknownSplit`).
 
 pub mod datagen;
 pub mod dataset;
+pub mod error;
 pub mod record;
 pub mod selfplay;
 pub mod shard;

@@ -12,6 +12,7 @@
 //! run it belongs to (`record::ShardTag`), and the merge refuses files
 //! that are not together exactly the shards of one finished run.
 
+use crate::error::DataError;
 use crate::record::{self, DataHeader, GAME_HEADER_BYTES, POSITION_BYTES};
 use std::ffi::OsString;
 use std::fs::File;
@@ -52,7 +53,7 @@ struct Input {
     reader: BufReader<File>,
 }
 
-fn open(path: &Path) -> Result<Input, String> {
+fn open(path: &Path) -> Result<Input, DataError> {
     let name = path.display().to_string();
     let f = File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
     let mut reader = BufReader::new(f);
@@ -65,7 +66,8 @@ fn open(path: &Path) -> Result<Input, String> {
     if header.shard.is_none() {
         return Err(format!(
             "{name} is the file of a whole run, not a shard: there is nothing to merge it with"
-        ));
+        )
+        .into());
     }
     Ok(Input {
         name,
@@ -76,7 +78,7 @@ fn open(path: &Path) -> Result<Input, String> {
 
 /// Reads one game's bytes into `block`: `Ok(false)` at the end of the
 /// file, an error for a partial or damaged game.
-fn next_game(input: &mut Input, block: &mut Vec<u8>) -> Result<bool, String> {
+fn next_game(input: &mut Input, block: &mut Vec<u8>) -> Result<bool, DataError> {
     let name = &input.name;
     let read_error = |e: std::io::Error| format!("cannot read {name}: {e}");
     block.clear();
@@ -100,18 +102,20 @@ fn next_game(input: &mut Input, block: &mut Vec<u8>) -> Result<bool, String> {
     }
     Err(format!(
         "{name} ends in a partial game: run its shard again with the same command to finish it"
-    ))
+    )
+    .into())
 }
 
 /// Merges the shards' files `inputs` into `out`, a new file: the file the
 /// whole run writes. Refused, with nothing written, unless the inputs are
 /// every shard of one run, each once and each finished.
-pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, String> {
+pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, DataError> {
     let out_name = out.display();
     if out.exists() {
         return Err(format!(
             "{out_name} exists: the merge writes a new file (remove it, or name another)"
-        ));
+        )
+        .into());
     }
     let mut inputs = inputs
         .iter()
@@ -153,7 +157,8 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, String> {
             return Err(format!(
                 "{} and {} are not shards of one run: {d}",
                 first.name, input.name
-            ));
+            )
+            .into());
         }
     }
     let count = tag.shard.count;
@@ -165,7 +170,8 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, String> {
             return Err(format!(
                 "shard {k}/{count} is given twice ({} and {})",
                 before.name, input.name
-            ));
+            )
+            .into());
         }
         by_index[(k - 1) as usize] = Some(input);
     }
@@ -179,7 +185,8 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged, String> {
             if missing.len() > 1 { "s" } else { "" },
             missing.join(", "),
             if missing.len() > 1 { "are" } else { "is" }
-        ));
+        )
+        .into());
     }
     let mut shards: Vec<Input> = by_index.into_iter().flatten().collect();
 
@@ -210,7 +217,7 @@ fn copy_games(
     whole: &DataHeader,
     games: u64,
     path: &Path,
-) -> Result<Merged, String> {
+) -> Result<Merged, DataError> {
     let name = path.display();
     let write_error = |e: std::io::Error| format!("cannot write {name}: {e}");
     let mut out = BufWriter::new(File::create(path).map_err(write_error)?);
@@ -234,7 +241,7 @@ fn copy_games(
                 input.name,
                 g / count,
                 shard.units_of(games)
-            ));
+            ).into());
         }
         out.write_all(&block).map_err(write_error)?;
         merged.games += 1;
@@ -248,7 +255,8 @@ fn copy_games(
                 "{} holds more than the {} games of shard {shard} of a {games}-game run",
                 input.name,
                 shard.units_of(games)
-            ));
+            )
+            .into());
         }
     }
     let file = out.into_inner().map_err(|e| write_error(e.into_error()))?;

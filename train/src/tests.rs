@@ -173,7 +173,7 @@ fn merged_shards_are_the_whole_run_and_unfinished_ones_are_refused() {
     ] {
         std::fs::write(&paths[1], bytes).unwrap();
         let e = shard::merge(&out, &paths).unwrap_err();
-        assert!(e.contains(why), "{e}");
+        assert!(e.to_string().contains(why), "{e}");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 3, "a refused merge left a file");
     }

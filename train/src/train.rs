@@ -5,6 +5,7 @@
 //! positions are `dataset`'s.
 
 use crate::dataset::{Dataset, Samples, Split};
+use crate::error::DataError;
 use crate::record::{self, DataHeader};
 use crate::trainer::{self, EpochReport};
 use std::path::PathBuf;
@@ -42,8 +43,8 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+fn read(path: &PathBuf) -> Result<Vec<u8>, DataError> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()).into())
 }
 
 /// The training and validation samples of every data file, and their variant
@@ -51,7 +52,7 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
 pub fn load(
     settings: &Settings,
     init: Option<&VariantWeights>,
-) -> Result<(Variant, Samples), String> {
+) -> Result<(Variant, Samples), DataError> {
     let mut variant = init.map(|w| w.variant);
     let mut dataset = Dataset::new(settings.split, settings.valid_percent);
     for path in &settings.data {
@@ -65,7 +66,7 @@ pub fn load(
                 Some((value, _)) => format!("--init {value} holds {expected} weights"),
                 None => "the files before it another variant".to_string(),
             };
-            return Err(format!("{name} holds {v} games, {before}"));
+            return Err(format!("{name} holds {v} games, {before}").into());
         }
         let scan = record::scan(&bytes[header.encoded_len()..], header.rules)
             .map_err(|e| format!("{name}: {e}"))?;
@@ -78,12 +79,13 @@ pub fn load(
             "too little data: {} training and {} validation positions",
             samples.train.len(),
             samples.valid.len()
-        ));
+        )
+        .into());
     }
     Ok((variant, samples))
 }
 
-pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, DataError> {
     let started = Instant::now();
     let init = settings.init.as_ref().map(|(_, w)| w);
     let (variant, samples) = load(settings, init)?;
@@ -148,7 +150,7 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
 /// A weights file as text: its variant, model and description (the
 /// command and figures of the training that made it), the hand weights in
 /// centi-men and how many pattern weights are not negligible.
-pub fn show(path: &PathBuf) -> Result<String, String> {
+pub fn show(path: &PathBuf) -> Result<String, DataError> {
     let w = file::decode(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut text = format!("{} {}: {}\n", w.variant, w.model().name(), w.description);
     for (name, x) in hand::NAMES.iter().zip(w.hand) {

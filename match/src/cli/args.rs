@@ -8,6 +8,7 @@
 
 use super::flags::{engine_key, Arity, Flag, Parsed, FLAGS};
 use crate::config::{Config, EngineSpec};
+use crate::error::UsageError;
 use crate::stats::sprt::Sprt;
 use std::path::PathBuf;
 
@@ -28,7 +29,7 @@ pub enum Command {
 }
 
 /// Parses the arguments after `tama match`.
-pub fn parse(args: &[String]) -> Result<Command, String> {
+pub fn parse(args: &[String]) -> Result<Command, UsageError> {
     let mut p = Parsed::default();
     let mut i = 0;
     while i < args.len() {
@@ -37,7 +38,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         i += 1;
         let n = arity_count(flag.arity, &args[i..]);
         if flag.arity == Arity::One && n == 0 {
-            return Err(format!("{raw} needs a value"));
+            return Err(format!("{raw} needs a value").into());
         }
         (flag.apply)(&mut p, raw, &args[i..i + n])?;
         i += n;
@@ -49,17 +50,21 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 }
 
 /// The flag an argument names; `--flag` is accepted for `-flag`.
-fn find_flag(raw: &str) -> Result<&'static Flag, String> {
+fn find_flag(raw: &str) -> Result<&'static Flag, UsageError> {
     let Some(name) = raw.strip_prefix('-') else {
-        return Err(format!(
-            "unexpected argument {raw:?} (`tama match --help` lists the flags)"
-        ));
+        return Err(
+            format!("unexpected argument {raw:?} (`tama match --help` lists the flags)").into(),
+        );
     };
     let name = name.strip_prefix('-').unwrap_or(name);
     FLAGS
         .iter()
         .find(|f| f.names.contains(&name))
-        .ok_or_else(|| format!("unknown option {raw:?} (`tama match --help` lists the flags)"))
+        .ok_or_else(|| {
+            UsageError::from(format!(
+                "unknown option {raw:?} (`tama match --help` lists the flags)"
+            ))
+        })
 }
 
 /// How many of `rest` belong to a flag of this arity.
@@ -77,7 +82,7 @@ fn arity_count(arity: Arity, rest: &[String]) -> usize {
 impl Parsed {
     /// The command, once every flag is read: checks what single flags
     /// cannot check alone.
-    fn finish(mut self) -> Result<Command, String> {
+    fn finish(mut self) -> Result<Command, UsageError> {
         if let Some(files) = self.merge {
             if files.is_empty() {
                 return Err("--merge needs at least one results file".into());
@@ -105,7 +110,7 @@ impl Parsed {
 fn engine_specs(
     engines: &[Vec<(String, String)>],
     each: &[(String, String)],
-) -> Result<Vec<EngineSpec>, String> {
+) -> Result<Vec<EngineSpec>, UsageError> {
     let mut specs: Vec<EngineSpec> = Vec::new();
     for (n, kv) in engines.iter().enumerate() {
         let mut spec = EngineSpec::default();
@@ -113,7 +118,7 @@ fn engine_specs(
             engine_key(&mut spec, k, v).map_err(|e| format!("engine {}: {e}", n + 1))?;
         }
         if spec.command.cmd.is_empty() {
-            return Err(format!("engine {}: cmd=PATH is required", n + 1));
+            return Err(format!("engine {}: cmd=PATH is required", n + 1).into());
         }
         if spec.command.name.is_empty() {
             spec.command.name = spec.command.cmd.clone();
@@ -127,7 +132,7 @@ fn engine_specs(
 }
 
 /// The checks of a match configuration as a whole.
-fn check(c: &Config) -> Result<(), String> {
+fn check(c: &Config) -> Result<(), UsageError> {
     if c.engines.len() < 2 {
         return Err("at least two -engine are needed (`tama match --help`)".into());
     }
@@ -157,7 +162,8 @@ fn check(c: &Config) -> Result<(), String> {
             return Err(format!(
                 "engine {:?} has no limit: give tc=, st=, depth= or nodes= (or -each tc=...)",
                 e.command.name
-            ));
+            )
+            .into());
         }
     }
     Ok(())

@@ -6,6 +6,7 @@
 
 use super::values::{limit, millis, num, put, settings, sprt};
 use crate::config::{Config, EngineSpec, Order, Tournament};
+use crate::error::UsageError;
 use crate::play::adjudication::{DrawAdjudication, ResignAdjudication};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -33,7 +34,7 @@ pub(super) struct Flag {
     pub(super) args: &'static str,
     pub(super) help: &'static str,
     /// Applies the flag (as typed, for messages) and its arguments.
-    pub(super) apply: fn(&mut Parsed, &str, &[String]) -> Result<(), String>,
+    pub(super) apply: fn(&mut Parsed, &str, &[String]) -> Result<(), UsageError>,
 }
 
 /// One engine setting of `-engine` / `-each`.
@@ -43,7 +44,7 @@ pub(super) struct EngineKey {
     pub(super) value: &'static str,
     pub(super) help: &'static str,
     /// Applies the setting (the key as given, for `option.NAME`).
-    pub(super) apply: fn(&mut EngineSpec, &str, &str) -> Result<(), String>,
+    pub(super) apply: fn(&mut EngineSpec, &str, &str) -> Result<(), UsageError>,
 }
 
 /// The command line as read so far.
@@ -91,7 +92,7 @@ pub(super) const FLAGS: &[Flag] = &[
             p.config.tournament = match v[0].as_str() {
                 "round-robin" | "roundrobin" => Tournament::RoundRobin,
                 "gauntlet" => Tournament::Gauntlet,
-                other => return Err(format!("-tournament: unknown kind {other:?}")),
+                other => return Err(format!("-tournament: unknown kind {other:?}").into()),
             };
             Ok(())
         },
@@ -414,22 +415,17 @@ pub(super) const ENGINE_KEYS: &[EngineKey] = &[
 ];
 
 /// `-repeat`, also as cutechess's `-repeat 2`.
-pub(super) fn repeat(p: &mut Parsed, flag: &str, v: &[String]) -> Result<(), String> {
+pub(super) fn repeat(p: &mut Parsed, flag: &str, v: &[String]) -> Result<(), UsageError> {
     match v {
         [] => {}
         [n] if n.parse::<u32>().is_ok() => {}
-        _ => {
-            return Err(format!(
-                "unexpected argument {:?} after {flag}",
-                v[v.len() - 1]
-            ))
-        }
+        _ => return Err(format!("unexpected argument {:?} after {flag}", v[v.len() - 1]).into()),
     }
     p.config.repeat = true;
     Ok(())
 }
 
-pub(super) fn openings(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), String> {
+pub(super) fn openings(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), UsageError> {
     let o = &mut p.config.openings;
     for (k, v) in settings(v) {
         match k.as_str() {
@@ -447,19 +443,19 @@ pub(super) fn openings(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), Stri
                 o.order = match v.as_str() {
                     "sequential" => Order::Sequential,
                     "random" => Order::Random,
-                    _ => return Err(format!("-openings: unknown order {v:?}")),
+                    _ => return Err(format!("-openings: unknown order {v:?}").into()),
                 }
             }
             "start" => o.start = num("-openings start", &v)?,
             // cutechess settings that mean nothing here.
             "policy" | "plies" => {}
-            _ => return Err(format!("-openings: unknown setting {k:?}")),
+            _ => return Err(format!("-openings: unknown setting {k:?}").into()),
         }
     }
     Ok(())
 }
 
-pub(super) fn draw(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), String> {
+pub(super) fn draw(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), UsageError> {
     let mut d = DrawAdjudication {
         movenumber: 0,
         movecount: 10,
@@ -470,14 +466,14 @@ pub(super) fn draw(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), String> 
             "movenumber" => d.movenumber = num("-draw movenumber", &v)?,
             "movecount" => d.movecount = num("-draw movecount", &v)?,
             "score" => d.score = num("-draw score", &v)?,
-            _ => return Err(format!("-draw: unknown setting {k:?}")),
+            _ => return Err(format!("-draw: unknown setting {k:?}").into()),
         }
     }
     p.config.adjudication.draw = Some(d);
     Ok(())
 }
 
-pub(super) fn resign(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), String> {
+pub(super) fn resign(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), UsageError> {
     let mut r = ResignAdjudication {
         movecount: 5,
         score: 600,
@@ -488,7 +484,7 @@ pub(super) fn resign(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), String
             "score" => r.score = num("-resign score", &v)?,
             // Both engines must always agree here.
             "twosided" => {}
-            _ => return Err(format!("-resign: unknown setting {k:?}")),
+            _ => return Err(format!("-resign: unknown setting {k:?}").into()),
         }
     }
     if r.movecount == 0 {
@@ -498,10 +494,10 @@ pub(super) fn resign(p: &mut Parsed, _: &str, v: &[String]) -> Result<(), String
     Ok(())
 }
 
-pub(super) fn hang_timeout(p: &mut Parsed, flag: &str, v: &[String]) -> Result<(), String> {
+pub(super) fn hang_timeout(p: &mut Parsed, flag: &str, v: &[String]) -> Result<(), UsageError> {
     let s: f64 = num(flag, &v[0])?;
     if !(s.is_finite() && s > 0.0 && s < 1e7) {
-        return Err(format!("{flag}: out of range"));
+        return Err(format!("{flag}: out of range").into());
     }
     p.config.hang_timeout = Duration::from_secs_f64(s);
     Ok(())
@@ -509,7 +505,11 @@ pub(super) fn hang_timeout(p: &mut Parsed, flag: &str, v: &[String]) -> Result<(
 
 /// `option.NAME=VALUE`: the last value given for a name wins, whatever its
 /// case (engines compare option names without case).
-pub(super) fn engine_option(spec: &mut EngineSpec, key: &str, value: &str) -> Result<(), String> {
+pub(super) fn engine_option(
+    spec: &mut EngineSpec,
+    key: &str,
+    value: &str,
+) -> Result<(), UsageError> {
     let name = key.strip_prefix("option.").unwrap_or("");
     if name.is_empty() {
         return Err("option.NAME=VALUE needs a name".into());
@@ -521,7 +521,7 @@ pub(super) fn engine_option(spec: &mut EngineSpec, key: &str, value: &str) -> Re
 }
 
 /// Applies one `key=value` of `-engine` / `-each`.
-pub(super) fn engine_key(spec: &mut EngineSpec, key: &str, value: &str) -> Result<(), String> {
+pub(super) fn engine_key(spec: &mut EngineSpec, key: &str, value: &str) -> Result<(), UsageError> {
     let lookup = if key.starts_with("option.") {
         "option.NAME"
     } else {

@@ -2,6 +2,7 @@
 //! options (`EngineCommand`), the dialect it speaks (`Proto`), and how
 //! long it may take to answer (`Timeouts`).
 
+use crate::error::UsageError;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -14,12 +15,12 @@ pub enum Proto {
 }
 
 impl std::str::FromStr for Proto {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Proto, String> {
+    type Err = UsageError;
+    fn from_str(s: &str) -> Result<Proto, UsageError> {
         match s.to_ascii_lowercase().as_str() {
             "uci" => Ok(Proto::Uci),
             "hub" => Ok(Proto::Hub),
-            _ => Err(format!("unknown protocol {s:?} (expected uci or hub)")),
+            _ => Err(format!("unknown protocol {s:?} (expected uci or hub)").into()),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! limits (with or without a clock).
 
 use crate::client::GoLimits;
+use crate::error::UsageError;
 use std::time::Duration;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -21,8 +22,8 @@ pub struct TimeControl {
     pub nodes: Option<u64>,
 }
 
-fn parse_secs(text: &str, what: &str) -> Result<Duration, String> {
-    let bad = || format!("{what}: expected seconds, got {text:?}");
+fn parse_secs(text: &str, what: &str) -> Result<Duration, UsageError> {
+    let bad = || UsageError::from(format!("{what}: expected seconds, got {text:?}"));
     let secs = if let Some((m, s)) = text.split_once(':') {
         let m: f64 = m.parse().map_err(|_| bad())?;
         let s: f64 = s.parse().map_err(|_| bad())?;
@@ -38,7 +39,7 @@ fn parse_secs(text: &str, what: &str) -> Result<Duration, String> {
 
 impl TimeControl {
     /// Parses the value of `tc=`.
-    pub fn set_tc(&mut self, text: &str) -> Result<(), String> {
+    pub fn set_tc(&mut self, text: &str) -> Result<(), UsageError> {
         if text.eq_ignore_ascii_case("inf") || text.eq_ignore_ascii_case("infinite") {
             self.base = None;
             self.moves = None;
@@ -67,12 +68,12 @@ impl TimeControl {
             None => Duration::ZERO,
         };
         if self.base == Some(Duration::ZERO) && self.increment.is_zero() {
-            return Err(format!("tc: {text:?} gives no time at all"));
+            return Err(format!("tc: {text:?} gives no time at all").into());
         }
         Ok(())
     }
 
-    pub fn set_st(&mut self, text: &str) -> Result<(), String> {
+    pub fn set_st(&mut self, text: &str) -> Result<(), UsageError> {
         let t = parse_secs(text, "st")?;
         if t.is_zero() {
             return Err("st: must be above zero".into());

@@ -6,6 +6,7 @@
 use super::collect::fmt_duration;
 use crate::client::{Engine, Timeouts};
 use crate::config::{Config, EngineSpec};
+use crate::error::SetupError;
 use crate::play::resume;
 use crate::schedule::shard::ScheduleId;
 use crate::schedule::{load_openings, Job};
@@ -83,7 +84,7 @@ pub(super) const ESTIMATE_MOVES: u32 = 60;
 /// Everything that can be checked before the first game: the engines'
 /// programs exist and start with their options, the openings load, the
 /// results file can be written.
-pub(super) fn prepare(config: &Config) -> Result<Vec<Opening>, String> {
+pub(super) fn prepare(config: &Config) -> Result<Vec<Opening>, SetupError> {
     for e in &config.engines {
         check_command(e)?;
     }
@@ -104,7 +105,7 @@ pub(super) fn resumed(
     id: &ScheduleId,
     jobs: &[Job],
     console: &mut Console,
-) -> Result<Vec<(Job, GameEntry)>, String> {
+) -> Result<Vec<(Job, GameEntry)>, SetupError> {
     if !config.resume {
         return Ok(Vec::new());
     }
@@ -123,7 +124,7 @@ pub(super) fn resumed(
 }
 
 /// The PDN file, opened for appending.
-pub(super) fn open_pdn(config: &Config) -> Result<Option<File>, String> {
+pub(super) fn open_pdn(config: &Config) -> Result<Option<File>, SetupError> {
     let Some(p) = &config.pdnout else {
         return Ok(None);
     };
@@ -132,13 +133,13 @@ pub(super) fn open_pdn(config: &Config) -> Result<Option<File>, String> {
         .append(true)
         .open(p)
         .map(Some)
-        .map_err(|e| format!("cannot write {}: {e}", p.display()))
+        .map_err(|e| format!("cannot write {}: {e}", p.display()).into())
 }
 
 /// Whether `path` can be written, without changing it: an existing file is
 /// opened for appending, a new one is created and removed again (so that a
 /// typing error in the path stops the match before its first game).
-pub(super) fn check_writable(path: &std::path::Path) -> Result<(), String> {
+pub(super) fn check_writable(path: &std::path::Path) -> Result<(), SetupError> {
     let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     if path.exists() {
         std::fs::OpenOptions::new()
@@ -156,25 +157,21 @@ pub(super) fn check_writable(path: &std::path::Path) -> Result<(), String> {
 /// refuses its options (a misspelt `option.NAME`, a bad value), would
 /// otherwise lose every game of the match by forfeit. An engine that
 /// starts here and fails to start for a later game loses that game.
-pub(super) fn check_start(config: &Config, spec: &EngineSpec) -> Result<(), String> {
+pub(super) fn check_start(config: &Config, spec: &EngineSpec) -> Result<(), SetupError> {
     let abort = AtomicBool::new(false);
     match Engine::start(&spec.command, config.rules, Timeouts::default(), &abort) {
         Ok(engine) => {
             engine.quit();
             Ok(())
         }
-        Err(f) => Err(format!(
-            "engine {:?} cannot play: {}",
-            spec.command.name,
-            f.reason()
-        )),
+        Err(f) => Err(format!("engine {:?} cannot play: {}", spec.command.name, f.reason()).into()),
     }
 }
 
 /// Whether an engine's program can be found (a typing error in `cmd=`
 /// should stop the match at once, with the clearest message), where the
 /// system will look when it starts it.
-pub(super) fn check_command(spec: &EngineSpec) -> Result<(), String> {
+pub(super) fn check_command(spec: &EngineSpec) -> Result<(), SetupError> {
     let cmd = std::path::Path::new(&spec.command.cmd);
     // A directory part (on Windows either separator, or a drive) makes it a
     // path, relative to dir= when given.
@@ -193,7 +190,8 @@ pub(super) fn check_command(spec: &EngineSpec) -> Result<(), String> {
         Err(format!(
             "engine {:?}: cannot find the program {:?}",
             spec.command.name, spec.command.cmd
-        ))
+        )
+        .into())
     }
 }
 

@@ -10,6 +10,7 @@
 //! which is played again.
 
 use crate::config::Config;
+use crate::error::SetupError;
 use crate::output::results::{read_results, write_atomically, FORMAT};
 use crate::schedule::shard::ScheduleId;
 use crate::schedule::Job;
@@ -27,7 +28,7 @@ pub fn played(
     config: &Config,
     id: &ScheduleId,
     jobs: &[Job],
-) -> Result<Vec<(Job, GameEntry)>, String> {
+) -> Result<Vec<(Job, GameEntry)>, SetupError> {
     let path = config
         .results
         .as_deref()
@@ -36,7 +37,8 @@ pub fn played(
         return Ok(Vec::new());
     }
     let file = read_results(path).map_err(|e| e.to_string())?;
-    let fail = |why: String| format!("cannot resume from {}: {why}", path.display());
+    let fail =
+        |why: String| SetupError::from(format!("cannot resume from {}: {why}", path.display()));
     if file.format != FORMAT {
         return Err(fail("not a tama match results file".into()));
     }
@@ -93,11 +95,11 @@ fn part(shard: Option<Shard>) -> String {
 /// Keeps in the PDN file at `path` the games of `played` only, each once
 /// (the first), in file order; rewritten atomically. Returns how many
 /// games were dropped. No file: nothing to do.
-pub fn trim_pdn(path: &Path, played: &[(Job, GameEntry)]) -> Result<usize, String> {
+pub fn trim_pdn(path: &Path, played: &[(Job, GameEntry)]) -> Result<usize, SetupError> {
     let text = match std::fs::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display()).into()),
     };
     let mut wanted: HashSet<&str> = played.iter().map(|(_, g)| g.round.as_str()).collect();
     let games = split_games(&text);

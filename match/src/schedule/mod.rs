@@ -11,13 +11,18 @@
 pub mod shard;
 
 use crate::config::{Config, OpeningsSpec, Order, Tournament};
+use crate::error::SetupError;
 use tama_engine::openings::{builtin, generate, load, Opening};
 use tama_engine::rng::Rng;
 use tama_engine::Rules;
 
 /// Loads the openings `spec` asks for, under `rules`, in playing order
 /// (`order=random` shuffles them with `seed`).
-pub fn load_openings(spec: &OpeningsSpec, rules: Rules, seed: u64) -> Result<Vec<Opening>, String> {
+pub fn load_openings(
+    spec: &OpeningsSpec,
+    rules: Rules,
+    seed: u64,
+) -> Result<Vec<Opening>, SetupError> {
     let mut list = match &spec.file {
         None if spec.generate => generate(rules),
         None => builtin(rules).map_err(|e| e.to_string())?,

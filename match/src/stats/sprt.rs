@@ -5,6 +5,7 @@
 //! the scores expected at elo0 and elo1; bounds ln(beta/(1-alpha)) and
 //! ln((1-beta)/alpha).
 
+use crate::error::UsageError;
 use crate::stats::elo::{score_of_elo, Wdl};
 use crate::stats::pentanomial::Penta;
 
@@ -99,13 +100,13 @@ impl Sprt {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), UsageError> {
         if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
             return Err("-sprt: elo0 must be below elo1".into());
         }
         for (n, v) in [("alpha", self.alpha), ("beta", self.beta)] {
             if !(v > 0.0 && v < 0.5) {
-                return Err(format!("-sprt: {n} must be in (0, 0.5)"));
+                return Err(format!("-sprt: {n} must be in (0, 0.5)").into());
             }
         }
         Ok(())

@@ -217,6 +217,49 @@ fn pdn_is_read_and_written_over_http() {
     assert_eq!(request(s.addr, "GET", "/pdn/read", &[], b"").status, 404);
 }
 
+/// The page takes the rule options' names from the server, which takes
+/// them from the engine: the names are the engine's UCI option names (the
+/// ones `uci` lists), each with the board's label, and the keys of a read
+/// game's rules are the same names.
+#[test]
+fn the_rule_options_are_the_engines_names() {
+    let s = start();
+    let r = get(s.addr, "/rules", &[]);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.header("Content-Type"), Some("application/json"));
+    let rules: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let names: Vec<&str> = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    let engine: Vec<&str> = tama_engine::Rules::default()
+        .options()
+        .iter()
+        .map(|(o, _)| o.uci)
+        .collect();
+    assert_eq!(names, engine);
+    assert!(rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|o| !o["label"].as_str().unwrap().is_empty()));
+    let pdn = b"[Variant \"turkish\"]\n\n1. d3-d4 *\n";
+    let game: serde_json::Value =
+        serde_json::from_slice(&request(s.addr, "POST", "/pdn/read", &[], pdn).body).unwrap();
+    let mut keys: Vec<&str> = game["rules"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut sorted = engine.clone();
+    keys.sort_unstable();
+    sorted.sort_unstable();
+    assert_eq!(keys, sorted);
+}
+
 #[test]
 fn bad_requests_get_clear_errors() {
     let s = start();

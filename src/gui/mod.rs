@@ -151,6 +151,12 @@ fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
             relay.events(stream)
         }
         ("POST", "/engine/send") => relay.send(&req, &mut stream),
+        ("GET", "/rules") => http::respond(
+            &mut stream,
+            200,
+            "application/json",
+            pdn::rule_options().as_bytes(),
+        ),
         ("POST", "/pdn/read") => match pdn::read(&req.body) {
             Ok(json) => http::respond(&mut stream, 200, "application/json", json.as_bytes()),
             Err(e) => http::respond_error(&mut stream, 422, &e.to_string()),

@@ -8,28 +8,49 @@ use anyhow::{anyhow, Context};
 use serde_json::{json, Value};
 use tama_engine::notation::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
 use tama_engine::rules::parse_bool;
+use tama_engine::rules::OptionName;
 use tama_engine::{Position, Rules};
 
-/// The page's names for the rule options are the engine's UCI option names.
+/// The page names the rule options as the engine does (their UCI names,
+/// which the engine owns), with the label the board shows for each.
+const RULE_LABELS: [(OptionName, &str); 3] = [
+    (Rules::VARIANT_OPTION, "Variant"),
+    (Rules::CAPTURE_REMOVAL_OPTION, "Captured pieces leave"),
+    (Rules::MID_CAPTURE_PROMOTION_OPTION, "Crowned mid-capture"),
+];
+
+/// `GET /rules`: the rule options the page offers, in order, as
+/// `[{"name": UCI name, "label": text}]`; their values come from the
+/// engine's own `option` lines.
+pub fn rule_options() -> String {
+    let list: Vec<Value> = RULE_LABELS
+        .iter()
+        .map(|(option, label)| json!({ "name": option.uci, "label": label }))
+        .collect();
+    Value::Array(list).to_string()
+}
+
 fn rules_json(rules: Rules) -> Value {
-    json!({
-        "Variant": rules.variant.to_string(),
-        "CaptureRemoval": rules.capture_removal.to_string(),
-        "MidCapturePromotion": rules.mid_capture_promotion.to_string(),
-    })
+    Value::Object(
+        rules
+            .options()
+            .into_iter()
+            .map(|(option, value)| (option.uci.to_string(), Value::String(value)))
+            .collect(),
+    )
 }
 
 fn rules_from_json(v: &Value) -> anyhow::Result<Rules> {
-    let field = |name: &str| {
-        v.get(name)
+    let field = |option: OptionName| {
+        v.get(option.uci)
             .and_then(Value::as_str)
-            .ok_or_else(|| anyhow!("rules.{name} is missing"))
+            .ok_or_else(|| anyhow!("rules.{} is missing", option.uci))
     };
     Ok(Rules {
-        variant: field("Variant")?.parse()?,
-        capture_removal: field("CaptureRemoval")?.parse()?,
-        mid_capture_promotion: parse_bool(field("MidCapturePromotion")?)
-            .map_err(|e| anyhow!("rules.MidCapturePromotion: {e}"))?,
+        variant: field(Rules::VARIANT_OPTION)?.parse()?,
+        capture_removal: field(Rules::CAPTURE_REMOVAL_OPTION)?.parse()?,
+        mid_capture_promotion: parse_bool(field(Rules::MID_CAPTURE_PROMOTION_OPTION)?)
+            .map_err(|e| anyhow!("rules.{}: {e}", Rules::MID_CAPTURE_PROMOTION_OPTION.uci))?,
     })
 }
 

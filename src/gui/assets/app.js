@@ -8,8 +8,6 @@ import { Board, parseFen, toFen } from "./board.js";
 
 const START_FEN =
   "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7";
-const RULE_OPTIONS = ["Variant", "CaptureRemoval", "MidCapturePromotion"];
-const RULE_LABELS = { Variant: "Variant", CaptureRemoval: "Captured pieces leave", MidCapturePromotion: "Crowned mid-capture" };
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +26,7 @@ const S = {
   thinking: false,
   generation: 0,    // bumped whenever the game changes under a running search
   over: null,       // { result, reason }
+  rules: [],        // the rule options, { name, label }, as the server names them (GET /rules)
   clock: null,      // { white, black, inc, since, side }
   lines: [],        // analysis lines by multipv
   stats: "",
@@ -684,11 +683,11 @@ function setMode(mode) {
 function renderRules() {
   const box = $("rules");
   box.innerHTML = "";
-  for (const name of RULE_OPTIONS) {
+  for (const { name, label: text } of S.rules) {
     const opt = S.engine.options.find((o) => o.name === name);
     if (!opt) continue;
     const label = document.createElement("label");
-    label.textContent = RULE_LABELS[name] + " ";
+    label.textContent = text + " ";
     const sel = document.createElement("select");
     sel.id = "rule-" + name;
     const values = opt.type === "combo" ? opt.vars : ["false", "true"];
@@ -706,7 +705,7 @@ function renderRules() {
         } catch (e) {
           await newGame(START_FEN);
         }
-        say(RULE_LABELS[name] + ": " + sel.value + ". New game.");
+        say(text + ": " + sel.value + ". New game.");
       }),
     );
     label.append(sel);
@@ -721,7 +720,7 @@ async function pdnLoad(text) {
   const body = await r.text();
   if (!r.ok) return refuse("PDN refused: " + body.trim());
   const game = JSON.parse(body);
-  for (const name of RULE_OPTIONS) {
+  for (const { name } of S.rules) {
     await S.engine.setOption(name, game.rules[name]);
     const sel = $("rule-" + name);
     if (sel) sel.value = game.rules[name];
@@ -751,7 +750,7 @@ async function pdnLoad(text) {
 
 async function pdnSave() {
   const rules = {};
-  for (const name of RULE_OPTIONS) rules[name] = $("rule-" + name).value;
+  for (const { name } of S.rules) rules[name] = $("rule-" + name).value;
   const game = {
     rules,
     fen: S.startFen,
@@ -919,6 +918,9 @@ async function main() {
   });
   S.engine.onClose = (why) => refuse("Engine session ended: " + why + ". Reload the page to start a new one.");
   try {
+    const r = await fetch("/rules");
+    if (!r.ok) throw new Error("GET /rules: " + r.status);
+    S.rules = await r.json();
     await S.engine.connect();
   } catch (e) {
     return refuse("Cannot start the engine: " + e.message);

@@ -1,7 +1,7 @@
 //! `tama datagen`: self-play games for training, appended to a data file
 //! (`tama_train::datagen`).
 
-use super::{progress_line, Message};
+use super::progress_line;
 use crate::cli::DatagenArgs;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
@@ -42,7 +42,6 @@ pub fn run(a: &DatagenArgs) -> Result<i32> {
         weights: match &a.eval_file {
             Some(value) => Some(
                 tama_protocol::options::read_weights(value)
-                    .message()
                     .with_context(|| format!("--eval-file {value}"))?,
             ),
             None => None,

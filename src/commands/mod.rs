@@ -26,28 +26,6 @@ pub mod train;
 use std::io::{IsTerminal, Write};
 use tama_engine::{Position, Rules};
 
-/// The protocol crate's errors are one-line texts
-/// (`Result<_, String>`; the engine's are typed and convert with `?`);
-/// `message` makes one an `anyhow` error, to which a command adds its
-/// context (`Context::context`). `main` prints the chain on one line.
-pub trait Message<T> {
-    /// The text, as an error with no cause.
-    fn message(self) -> anyhow::Result<T>;
-}
-
-impl<T> Message<T> for Result<T, String> {
-    fn message(self) -> anyhow::Result<T> {
-        self.map_err(anyhow::Error::msg)
-    }
-}
-
-/// The protocol's weights error is typed; its text is the whole message.
-impl<T> Message<T> for Result<T, tama_protocol::options::WeightsError> {
-    fn message(self) -> anyhow::Result<T> {
-        self.map_err(anyhow::Error::new)
-    }
-}
-
 /// The start position, or the given FEN under these rules.
 fn position(fen: Option<&str>, rules: Rules) -> Result<Position> {
     match fen {

@@ -1,6 +1,5 @@
 //! `tama train`: a weights file fitted to data files (`tama_train::train`).
 
-use super::Message;
 use crate::cli::TrainArgs;
 use anyhow::{Context, Result};
 use tama_train::train;
@@ -24,7 +23,6 @@ pub fn run(a: &TrainArgs) -> Result<()> {
             Some(value) => Some((
                 value.clone(),
                 tama_protocol::options::read_weights(value)
-                    .message()
                     .with_context(|| format!("--init {value}"))?,
             )),
             None => None,

@@ -2,6 +2,8 @@
 //! `Baseline`) listed and played, the search switches from the command
 //! line, the counters after a search in `debug on`.
 
+// The product's protocol test support, which starts this package's binary.
+#[path = "../../tests/protocol_support/mod.rs"]
 mod support;
 
 use std::time::Duration;

@@ -1,4 +1,5 @@
-//! A `tama` process to talk to in protocol tests: lines in, lines out, and
+//! A `tama` process to talk to in protocol tests (`tama-lab` in the lab's,
+//! lab/tests/protocol.rs, which includes this file): lines in, lines out, and
 //! every read with a timeout, so a broken engine fails a test instead of
 //! hanging it.
 
@@ -10,6 +11,16 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The engine under test: the binary of the package whose tests include
+/// this file.
+const ENGINE: &str = match (
+    option_env!("CARGO_BIN_EXE_tama"),
+    option_env!("CARGO_BIN_EXE_tama-lab"),
+) {
+    (Some(path), _) | (None, Some(path)) => path,
+    (None, None) => panic!("no engine binary among this package's"),
+};
 
 pub struct Engine {
     child: Child,
@@ -35,7 +46,7 @@ impl Engine {
     /// legal move, so no test can pass on a broken search), with `env` on
     /// top (which may turn strict mode off again).
     pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tama"));
+        let mut cmd = Command::new(ENGINE);
         cmd.args(args)
             .env("TAMA_STRICT", "1")
             .envs(env.iter().copied());
@@ -50,7 +61,7 @@ impl Engine {
         cmd.arg("-c")
             .arg(format!(
                 "ulimit -v {kb} && exec '{}'",
-                env!("CARGO_BIN_EXE_tama")
+                ENGINE
             ))
             .env("TAMA_STRICT", "1");
         Engine::spawn(cmd)

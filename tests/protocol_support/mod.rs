@@ -59,10 +59,7 @@ impl Engine {
     pub fn start_under_ulimit(kb: u64) -> Engine {
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
-            .arg(format!(
-                "ulimit -v {kb} && exec '{}'",
-                ENGINE
-            ))
+            .arg(format!("ulimit -v {kb} && exec '{}'", ENGINE))
             .env("TAMA_STRICT", "1");
         Engine::spawn(cmd)
     }

@@ -1094,3 +1094,70 @@ fn eval_file_loads_a_set_and_a_bad_file_changes_nothing() {
     assert_eq!(search_score(&mut e), builtin_score);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The first move of a `legalmoves` answer.
+fn first_legal(lines: &[String]) -> String {
+    let first = lines.first().and_then(|l| l.strip_prefix("legalmove "));
+    let first = first.unwrap_or_else(|| panic!("no legal move: {lines:?}"));
+    first.split_whitespace().next().unwrap().to_string()
+}
+
+/// The clock line of `debug on` after a search on time: the answer lag
+/// planned for, in ms.
+fn planned_lag(lines: &[String]) -> u64 {
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("info string clock: "))
+        .unwrap_or_else(|| panic!("no clock line: {lines:?}"));
+    let lag = line.split("answer lag ").nth(1).expect(line);
+    lag.trim_end_matches(" ms)").parse().expect(line)
+}
+
+/// The engine learns from the GUI's clock reports how late its answers
+/// arrive. White has 3000 ms: by the engine's own clock its move takes
+/// about a 25th of that (120 ms). The next report gives White 1000 ms
+/// left, no increment: the GUI charged 2000 ms, far more than the engine
+/// measured, so it plans for the most it ever takes, 1000 ms. Then an
+/// honest report (all 1000 ms left, nothing charged) lets the estimate
+/// decay by an eighth, to 875 ms. A new game keeps the estimate (it is
+/// the machine's) but compares no clock across games, and without
+/// `debug on` there is no clock line.
+#[test]
+fn the_clock_plans_for_the_lag_the_gui_reports() {
+    let mut e = uci();
+    let start = Position::startpos(Rules::default());
+    e.send("debug on");
+    e.send("position startpos");
+    e.send("go wtime 3000 btime 3000");
+    let lines = e.until("bestmove");
+    assert_eq!(planned_lag(&lines), 0, "{lines:?}");
+    assert!(lines.iter().any(|l| l
+        == "info string clock: planned 30 ms beyond the search (Move Overhead 30 ms, answer lag 0 ms)"));
+    let first = bestmove(lines.last().unwrap()).to_string();
+    let after = start.play(&start.parse_move(&first).unwrap());
+    e.send(&format!("position startpos moves {first}"));
+    e.send("legalmoves");
+    let replies = e.sync();
+    let reply = first_legal(&replies);
+    assert!(after.parse_move(&reply).is_ok(), "{replies:?}");
+    let moves = format!("position startpos moves {first} {reply}");
+    e.send(&moves);
+    e.send("go wtime 1000 btime 3000");
+    let lines = e.until("bestmove");
+    assert_eq!(planned_lag(&lines), 1000, "{lines:?}");
+    let second = bestmove(lines.last().unwrap()).to_string();
+    e.send(&format!("{moves} {second}"));
+    e.send("legalmoves");
+    let reply2 = first_legal(&e.sync());
+    e.send(&format!("{moves} {second} {reply2}"));
+    e.send("go wtime 1000 btime 3000");
+    assert_eq!(planned_lag(&e.until("bestmove")), 875);
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go wtime 100 btime 3000");
+    assert_eq!(planned_lag(&e.until("bestmove")), 875);
+    e.send("debug off");
+    e.send("go movetime 10");
+    let lines = e.until("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("clock:")), "{lines:?}");
+}

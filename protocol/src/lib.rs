@@ -23,6 +23,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
+use std::time::Instant;
 use tama_engine::notation;
 use tama_engine::search::Tuning;
 use text::{read_line, Line, MAX_LINE_BYTES};
@@ -47,7 +48,8 @@ fn reporter(dialect: Dialect) -> Arc<dyn Reporter> {
 /// What the main loop waits for: the next input line, the end of input,
 /// or a strict session's failed search (`Session::fatal_fault`).
 enum Event {
-    Line(Line),
+    /// A line, and when it was read (a search's clock starts then).
+    Line(Line, Instant),
     End,
     Fatal,
 }
@@ -60,7 +62,7 @@ const READ_AHEAD: usize = 64;
 fn feed<R: BufRead>(mut input: R, events: &SyncSender<Event>) {
     loop {
         let event = match read_line(&mut input, MAX_LINE_BYTES) {
-            Ok(Some(line)) => Event::Line(line),
+            Ok(Some(line)) => Event::Line(line, Instant::now()),
             Ok(None) | Err(_) => Event::End,
         };
         let end = matches!(event, Event::End);
@@ -134,9 +136,9 @@ fn run_events(
         if session.as_ref().is_some_and(|(_, s)| s.fatal_fault()) {
             return STRICT_FAULT_STATUS;
         }
-        let line = match event {
-            Event::Line(Line::Text(t)) => t,
-            Event::Line(Line::TooLong(n)) => {
+        let (line, read_at) = match event {
+            Event::Line(Line::Text(t), at) => (t, at),
+            Event::Line(Line::TooLong(n), _) => {
                 let (_, s) = session.get_or_insert_with(|| new_session(Dialect::Uci));
                 s.error(&format!(
                     "line of {n} bytes is too long (at most {MAX_LINE_BYTES}); ignored"
@@ -158,6 +160,7 @@ fn run_events(
             session = Some(new_session(d));
         }
         let (dialect, s) = session.as_mut().expect("chosen above");
+        s.line_read_at(read_at);
         if *dialect == Dialect::Hub {
             QUIET_PANICS.store(true, Ordering::Relaxed);
         }

@@ -100,9 +100,9 @@ pub(crate) struct SearchJob {
     pub(crate) faults: Arc<AtomicU64>,
     pub(crate) policy: FaultPolicy,
     pub(crate) fatal: FatalFault,
-    /// Lab: `debug on` was given, so the search's counters are printed
-    /// after it (`SearchStats`).
-    #[cfg(feature = "lab")]
+    /// `debug on` was given: after a search on time, what it planned for
+    /// beyond the search (and in the lab, the search's counters,
+    /// `SearchStats`).
     pub(crate) debug: bool,
 }
 
@@ -117,6 +117,7 @@ impl SearchJob {
     pub(crate) fn run(self, mut searcher: Searcher) -> Searcher {
         let (root, out, reporter) = (self.root, &self.out, &self.reporter);
         let options = searcher.options().clone();
+        let move_overhead = options.move_overhead;
         let tuning = searcher.tuning().clone();
         let inject = self.policy.inject;
         // The depth and nodes of the last line printed.
@@ -183,6 +184,17 @@ impl SearchJob {
         if let Some(line) = last.and_then(|i| reporter.info(&root, i)) {
             out.line(&line);
         }
+        if self.debug && !failed && self.plays_on_time() {
+            let line = format!(
+                "clock: planned {} ms beyond the search (Move Overhead {} ms, answer lag {} ms)",
+                (move_overhead + outcome.lag).as_millis(),
+                move_overhead.as_millis(),
+                outcome.lag.as_millis()
+            );
+            if let Some(line) = reporter.remark(&line) {
+                out.line(&line);
+            }
+        }
         #[cfg(feature = "lab")]
         if self.debug && !failed {
             if let Some(line) = reporter.remark(&format!("stats {}", outcome.stats)) {
@@ -191,6 +203,14 @@ impl SearchJob {
         }
         out.finish(&reporter.best(&root, &outcome));
         searcher
+    }
+}
+
+impl SearchJob {
+    /// Whether the search had a time limit (a clock or a move time).
+    fn plays_on_time(&self) -> bool {
+        let l = &self.limits;
+        !l.infinite && (l.movetime.is_some() || l.clock.time.iter().any(Option::is_some))
     }
 }
 

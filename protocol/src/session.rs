@@ -18,6 +18,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 use tama_engine::egtb::{EgtbError, Tablebase};
 use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
@@ -101,6 +102,9 @@ pub struct Session {
     fatal: FatalFault,
     /// The endgame databases of `EGTBPath` under the current rules.
     tablebase: Option<Arc<Tablebase>>,
+    /// When the line being handled was read: a search it starts runs its
+    /// clock from then (`SearchLimits::received`).
+    line_read_at: Option<Instant>,
 }
 
 impl Session {
@@ -115,6 +119,7 @@ impl Session {
             out,
             debug: false,
             control: Arc::new(SearchControl::new()),
+            line_read_at: None,
             searcher: None,
             pending_clear: false,
             worker: None,
@@ -377,10 +382,16 @@ impl Session {
         self.searcher = Some(searcher);
     }
 
+    /// Notes when the line about to be handled was read.
+    pub fn line_read_at(&mut self, at: Instant) {
+        self.line_read_at = Some(at);
+    }
+
     /// Starts a search of the current position on the worker thread. The
     /// caller has checked that no search is running. When the game is over
     /// the answer (`Reporter::best` with no move) is printed at once.
-    pub fn start_search(&mut self, limits: SearchLimits) {
+    pub fn start_search(&mut self, mut limits: SearchLimits) {
+        limits.received = limits.received.or(self.line_read_at);
         let root = *self.game.position();
         let status = self.game.status();
         if status != GameStatus::Ongoing {
@@ -400,7 +411,6 @@ impl Session {
             faults: Arc::clone(&self.faults),
             policy: self.policy.clone(),
             fatal: self.fatal.clone(),
-            #[cfg(feature = "lab")]
             debug: self.debug,
         };
         job.control.reset(job.limits.ponder);

@@ -41,6 +41,12 @@ pub struct SearchLimits {
     /// An analysis rather than a move to play (UCI's `UCI_AnalyseMode`,
     /// Hub's `go analyze`): no contempt, a draw is 0.
     pub analysis: bool,
+    /// When the command that asked for this search was read (`None`: when
+    /// the search starts). The GUI's clock runs from when it sent the
+    /// command, so ours runs from the earliest moment we know of: on a busy
+    /// machine the hand-over from the input thread to the search thread can
+    /// take milliseconds the GUI charges us for.
+    pub received: Option<Instant>,
 }
 
 /// How long a search should think, measured from when its clock starts (the
@@ -91,7 +97,7 @@ impl SearchLimits {
     ///   hard limit at four times the target and at 90% of the usable time,
     ///   so the clock itself is never overrun.
     /// - infinite, or no time given: no limit.
-    pub fn time_budget(&self, us: Color, options: &SearchOptions) -> TimeBudget {
+    pub fn time_budget(&self, us: Color, overhead: Duration) -> TimeBudget {
         let none = TimeBudget {
             soft: None,
             hard: None,
@@ -101,7 +107,7 @@ impl SearchLimits {
         }
         let min = Duration::from_millis(1);
         if let Some(mt) = self.movetime {
-            let t = mt.saturating_sub(options.move_overhead).max(min);
+            let t = mt.saturating_sub(overhead).max(min);
             return TimeBudget {
                 soft: Some(t),
                 hard: Some(t),
@@ -111,7 +117,7 @@ impl SearchLimits {
             return none;
         };
         let inc = self.clock.increment[us as usize];
-        let usable = left.saturating_sub(options.move_overhead).max(min);
+        let usable = left.saturating_sub(overhead).max(min);
         let mtg = self.clock.moves_to_go.unwrap_or(25).clamp(1, 50);
         let share = usable / mtg + inc * 3 / 4;
         let soft = share.min(usable * 4 / 5).max(min);
@@ -120,16 +126,6 @@ impl SearchLimits {
             soft: Some(soft),
             hard: Some(hard),
         }
-    }
-
-    /// The moment the search must stop at the latest, if any.
-    pub fn hard_deadline(
-        &self,
-        started: Instant,
-        us: Color,
-        options: &SearchOptions,
-    ) -> Option<Instant> {
-        self.time_budget(us, options).hard.map(|h| started + h)
     }
 }
 
@@ -148,7 +144,7 @@ mod tests {
             movetime: Some(ms(1000)),
             ..SearchLimits::default()
         };
-        let b = l.time_budget(Color::White, &o);
+        let b = l.time_budget(Color::White, o.move_overhead);
         assert_eq!(b.hard, Some(ms(1000) - o.move_overhead));
         assert_eq!(b.soft, b.hard);
     }
@@ -167,7 +163,7 @@ mod tests {
                         },
                         ..SearchLimits::default()
                     };
-                    let b = l.time_budget(Color::White, &o);
+                    let b = l.time_budget(Color::White, o.move_overhead);
                     let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
                     assert!(soft <= hard);
                     let usable = ms(left).saturating_sub(o.move_overhead).max(ms(1));
@@ -185,12 +181,12 @@ mod tests {
             movetime: Some(ms(5)),
             ..SearchLimits::default()
         };
-        assert_eq!(l.time_budget(Color::White, &o).hard, None);
+        assert_eq!(l.time_budget(Color::White, o.move_overhead).hard, None);
         let l = SearchLimits {
             depth: Some(3),
             ..SearchLimits::default()
         };
-        assert_eq!(l.time_budget(Color::Black, &o).soft, None);
+        assert_eq!(l.time_budget(Color::Black, o.move_overhead).soft, None);
     }
 
     #[test]

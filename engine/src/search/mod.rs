@@ -40,6 +40,7 @@ mod eval_stack;
 mod history;
 mod iterate;
 pub mod lab;
+mod lag;
 mod limits;
 mod node;
 mod params;
@@ -60,6 +61,7 @@ use crate::game::Game;
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
+use lag::AnswerLag;
 pub use params::Tuning;
 use score::INF;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -121,6 +123,9 @@ pub struct SearchOutcome {
     /// Lab: what the node search counted, all threads (`lab::SearchStats`;
     /// empty outside the lab build).
     pub stats: lab::SearchStats,
+    /// The lag the GUI's clock reports have shown, which this search
+    /// planned for beyond `Move Overhead` (`lag.rs`).
+    pub lag: Duration,
 }
 
 /// The protocol's options that shape a search (set between searches).
@@ -209,6 +214,8 @@ pub struct Searcher {
     weights: Weights,
     tuning: Tuning,
     tablebase: Option<Arc<Tablebase>>,
+    /// How late the GUI's clock says our answers come, beyond our own.
+    lag: AnswerLag,
 }
 
 impl Searcher {
@@ -231,6 +238,7 @@ impl Searcher {
             weights: Weights::DEFAULT,
             tuning: Tuning::default(),
             tablebase: None,
+            lag: AnswerLag::default(),
         }
     }
 
@@ -307,6 +315,13 @@ impl Searcher {
     /// only as long as one search).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.lag.new_game();
+    }
+
+    /// The time planned for beyond the search itself: the `Move Overhead`
+    /// option and the lag the GUI's clock reports have shown.
+    pub fn overhead(&self) -> Duration {
+        self.options.move_overhead + self.lag.estimate()
     }
 
     /// Per mille of the table written by the last search.
@@ -324,7 +339,24 @@ impl Searcher {
         control: &SearchControl,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let started = Instant::now();
+        let started = limits.received.unwrap_or_else(Instant::now);
+        self.lag.observe(game, limits);
+        let mut outcome = self.search_from(started, game, limits, control, info);
+        self.lag.record(game, limits, started.elapsed());
+        // Early answers (a forced move, the tables' one move) too.
+        outcome.lag = self.lag.estimate();
+        outcome
+    }
+
+    /// `search`, on a clock that started at `started`.
+    fn search_from(
+        &mut self,
+        started: Instant,
+        game: &Game,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
         let root = *game.position();
         let mut moves = movegen::legal_moves(&root);
         if moves.is_empty() {
@@ -389,7 +421,7 @@ impl Searcher {
             lab: lab::SharedLab::of(&self.options),
             infinite: limits.infinite,
             started,
-            budget: limits.time_budget(root.side_to_move(), &self.options),
+            budget: limits.time_budget(root.side_to_move(), self.overhead()),
             weights: self.weights.clone(),
             tuning: self.tuning.clone(),
             egtb: probing,
@@ -461,6 +493,7 @@ impl Searcher {
             thread_nodes: results.iter().map(|r| r.nodes).collect(),
             last,
             stats: lab::summed(results),
+            lag: self.lag.estimate(),
         }
     }
 

@@ -194,7 +194,7 @@ impl<'a> Sparring<'a> {
             tt,
             control,
             node_limit,
-            budget: limits.time_budget(game.position().side_to_move(), options),
+            budget: limits.time_budget(game.position().side_to_move(), options.move_overhead),
             infinite: limits.infinite,
             started: now,
             time_base: now,

@@ -142,6 +142,9 @@ pub fn search(
         last: None,
         // Another search: it has none of the counted steps.
         stats: SearchStats::default(),
+        // Its clock keeps back `Move Overhead` only (the searcher reports
+        // the lag it learned, unused here).
+        lag: Duration::ZERO,
     }
 }
 

@@ -324,26 +324,31 @@ pub fn read_debug_log(path: &std::path::Path) -> Vec<LogLine> {
         .map(|l| {
             let bad = || panic!("not a log line: {l:?}");
             if l.len() < 27
-                || &l[23..25] != "Z "
+                || &l.as_bytes()[23..25] != b"Z "
                 || l.as_bytes().get(27).is_some_and(|b| *b != b' ')
             {
                 bad();
             }
             let num = |from: usize, to: usize, max: u64| -> u64 {
-                match l[from..to].parse::<u64>() {
-                    Ok(n) if n <= max && l[from..to].bytes().all(|b| b.is_ascii_digit()) => n,
-                    _ => bad(),
+                let digits = &l.as_bytes()[from..to];
+                if !digits.iter().all(u8::is_ascii_digit) {
+                    bad();
                 }
+                let n = digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0'));
+                if n > max {
+                    bad();
+                }
+                n
             };
             for (at, sep) in [
-                (4, '-'),
-                (7, '-'),
-                (10, 'T'),
-                (13, ':'),
-                (16, ':'),
-                (19, '.'),
+                (4, b'-'),
+                (7, b'-'),
+                (10, b'T'),
+                (13, b':'),
+                (16, b':'),
+                (19, b'.'),
             ] {
-                if l[at..].chars().next() != Some(sep) {
+                if l.as_bytes()[at] != sep {
                     bad();
                 }
             }
@@ -360,7 +365,7 @@ pub fn read_debug_log(path: &std::path::Path) -> Vec<LogLine> {
             let days = days_from_civil(y as i64, mo as i64, d as i64) as u64;
             LogLine {
                 ms: ((days * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms,
-                dir: l[25..27].to_string(),
+                dir: l.get(25..27).unwrap_or_else(bad).to_string(),
                 text: l.get(28..).unwrap_or("").to_string(),
             }
         })

@@ -135,6 +135,7 @@ pub fn checked_line(root: &Position, pv: &[Move]) -> Vec<(Position, Move)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Session;
     use crate::uci::UciReporter;
     use std::io;
 
@@ -187,13 +188,17 @@ mod tests {
             room: 100,
         };
         let reporter: Arc<dyn Reporter> = Arc::new(UciReporter);
+        let mut session = Session::new(Arc::clone(&reporter), out.clone());
         out.set_log(Some(DebugLog::to(Box::new(disk), "full.log")), &reporter);
-        out.received("isready");
+        session.settings.debug_log_file = "full.log".to_string();
+        session.received("isready");
         out.line("readyok");
         assert_eq!(out.log_path().as_deref(), Some("full.log"));
         out.line("info depth 1 seldepth 1 multipv 1 score cp 6 nodes 32");
         assert_eq!(out.log_path(), None);
-        out.received("go depth 2");
+        session.received("go depth 2");
+        // The option shows the log is off.
+        assert_eq!(session.settings.debug_log_file, "");
         out.finish("bestmove d3-d4");
         assert_eq!(
             stdout.text(),

@@ -3,7 +3,7 @@
 
 mod protocol_support;
 
-use protocol_support::{last_depth_and_nodes, Engine};
+use protocol_support::{assert_logged, last_depth_and_nodes, now_ms, read_debug_log, Engine};
 use std::time::Duration;
 use tama_engine::{notation, Game, Position, Rules};
 use tama_protocol::hub;
@@ -58,6 +58,7 @@ fn handshake() {
         "param name=move-overhead value=30 type=int min=0 max=5000",
         "param name=evalfile value=<builtin> type=string",
         "param name=contempt value=0 type=int min=-500 max=500",
+        "param name=debug-log-file value=\"\" type=string",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(p)),
@@ -406,4 +407,136 @@ fn failing_search_is_reported_the_hub_way() {
             assert_eq!(status.code(), Some(3));
         }
     }
+}
+
+/// A fresh directory for one test's files, with a blank in its name (a
+/// Hub value with blanks is quoted).
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tama hub-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn sent(lines: &[String]) -> Vec<(&'static str, String)> {
+    lines.iter().map(|l| ("<<", l.clone())).collect()
+}
+
+fn got(line: &str) -> (&'static str, String) {
+    (">>", line.to_string())
+}
+
+#[test]
+fn debug_log_file_records_a_session_in_order_and_a_second_one_appends() {
+    let dir = scratch_dir("log");
+    let path = dir.join("engine log.txt");
+    let set = format!("set-param name=debug-log-file value=\"{}\"", path.display());
+    let pos = format!("pos pos={START} moves=\"22-30 41-33\"");
+
+    let from = now_ms();
+    let mut e = Engine::start();
+    e.send("hub");
+    e.until("wait");
+    e.send(&set);
+    e.send("set-param name=variant value=turkish");
+    e.send("init");
+    e.until("ready");
+    e.send(&pos);
+    e.send("level depth=3");
+    e.send("go think");
+    let search = e.until("done");
+    e.send("hub");
+    let intro = e.until("wait");
+    assert!(
+        intro.contains(&format!(
+            "param name=debug-log-file value=\"{}\" type=string",
+            path.display()
+        )),
+        "{intro:?}"
+    );
+    let (_, status) = e.quit();
+    assert!(status.success());
+    let to = now_ms();
+
+    let mut expected = vec![
+        got("set-param name=variant value=turkish"),
+        got("init"),
+        ("<<", "ready".to_string()),
+        got(&pos),
+        got("level depth=3"),
+        got("go think"),
+    ];
+    expected.extend(sent(&search));
+    expected.push(got("hub"));
+    expected.extend(sent(&intro));
+    expected.push(got("quit"));
+    assert!(search.len() >= 4, "{search:?}");
+    let first = read_debug_log(&path);
+    assert_logged(&first, &expected, from, to);
+
+    // A second engine appends to the file.
+    let mut e = Engine::start();
+    e.send("hub");
+    e.until("wait");
+    e.send(&set);
+    e.send("ping");
+    e.until("pong");
+    e.send("set-param name=debug-log-file value=\"\"");
+    e.send("ping");
+    e.until("pong");
+    let (_, status) = e.quit();
+    assert!(status.success());
+    let both = read_debug_log(&path);
+    assert_eq!(
+        both[..first.len()],
+        first[..],
+        "the first session's lines changed"
+    );
+    assert_logged(
+        &both[first.len()..],
+        &[
+            got("ping"),
+            ("<<", "pong".to_string()),
+            got("set-param name=debug-log-file value=\"\""),
+        ],
+        from,
+        now_ms(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unopenable_debug_log_file_is_an_error_and_the_engine_goes_on() {
+    let dir = scratch_dir("log-bad");
+    let mut e = hub_engine("turkish");
+    for path in [dir.join("missing").join("x.log"), dir.clone()] {
+        e.send(&format!(
+            "set-param name=debug-log-file value=\"{}\"",
+            path.display()
+        ));
+        let out = sync(&mut e);
+        let want = format!(
+            "error message=\"Debug Log File {}: cannot append to it: ",
+            path.display()
+        );
+        assert!(
+            out.len() == 1 && out[0].starts_with(&want) && out[0].ends_with("; logging is off\""),
+            "{}: {out:?}",
+            path.display()
+        );
+    }
+    e.send("hub");
+    let intro = e.until("wait");
+    assert!(
+        intro.contains(&"param name=debug-log-file value=\"\" type=string".to_string()),
+        "{intro:?}"
+    );
+    e.send("pos start");
+    e.send("level depth=3");
+    e.send("go think");
+    e.until("done");
+    let (_, status) = e.quit();
+    assert!(status.success());
+    assert!(!dir.join("missing").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

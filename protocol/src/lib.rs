@@ -9,6 +9,7 @@
 //! returns. `run` returns the exit status; the library never ends the
 //! process itself.
 
+mod debug_log;
 pub mod hub;
 pub mod memory;
 pub mod options;
@@ -161,6 +162,7 @@ fn run_events(
         }
         let (dialect, s) = session.as_mut().expect("chosen above");
         s.line_read_at(read_at);
+        s.received(&line);
         if *dialect == Dialect::Hub {
             QUIET_PANICS.store(true, Ordering::Relaxed);
         }

@@ -44,6 +44,9 @@ pub enum Effect {
     /// The search threads changed: the session says so when there are more
     /// than CPUs.
     ThreadsChanged,
+    /// The protocol log's file changed: close the old one, open the new
+    /// one (and keep the old value if it cannot).
+    LogFileChanged,
 }
 
 /// One option: its UCI name, its Hub name (`None`: not offered in Hub),
@@ -168,6 +171,8 @@ options! {
     EgtbPieces = "EGTBPieces", Some("egtbpieces"),
         Kind::Spin { min: 0, max: tama_engine::egtb::MAX_PIECES as i64 }, None,
         egtb_pieces: u32 = SearchOptions::default().egtb_pieces, spin;
+    DebugLogFile = "Debug Log File", Some("debug-log-file"), Kind::Text, LogFileChanged,
+        debug_log_file: String = String::new(), optional_text;
     #[cfg(feature = "lab")]
     Baseline = "Baseline", Some("baseline"), Kind::Check, None,
         baseline: bool = false, check;

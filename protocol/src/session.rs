@@ -8,6 +8,7 @@
 //! the "searching" flag under the same lock, so a new `go` sent after the
 //! answer always finds the engine idle.
 
+use crate::debug_log::DebugLog;
 use crate::memory::MemoryLimits;
 use crate::options::{
     cpu_count, read_weights, Effect, OptionError, Settings, WeightsError, BUILTIN_EVAL,
@@ -53,6 +54,13 @@ pub enum SetOptionError {
     EvalFile { value: String, error: WeightsError },
     /// `EGTBPath` names no usable databases.
     Tables(EgtbError),
+    /// `Debug Log File` names a file that cannot be opened for appending;
+    /// `kept`: the log still written, if one is.
+    LogFile {
+        path: String,
+        error: std::io::Error,
+        kept: Option<String>,
+    },
 }
 
 impl fmt::Display for SetOptionError {
@@ -63,6 +71,13 @@ impl fmt::Display for SetOptionError {
                 write!(f, "EvalFile {value}: {error}; the weights in use are kept")
             }
             SetOptionError::Tables(e) => write!(f, "EGTBPath: {e}"),
+            SetOptionError::LogFile { path, error, kept } => {
+                write!(f, "Debug Log File {path}: cannot append to it: {error}; ")?;
+                match kept {
+                    Some(old) => write!(f, "still logging to {old}"),
+                    None => f.write_str("logging is off"),
+                }
+            }
         }
     }
 }
@@ -197,9 +212,15 @@ impl Session {
             self.tablebase = open_tables(&next).map_err(SetOptionError::Tables)?;
             self.report_tables();
         }
+        if effect == Effect::LogFileChanged {
+            self.open_log(&next.debug_log_file)?;
+        }
         self.settings = next;
         match effect {
-            Effect::None | Effect::EvalFileChanged | Effect::TablesChanged => {}
+            Effect::None
+            | Effect::EvalFileChanged
+            | Effect::TablesChanged
+            | Effect::LogFileChanged => {}
             Effect::ThreadsChanged => {
                 let cpus = cpu_count();
                 if self.settings.threads > cpus {
@@ -216,6 +237,33 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// Logs to `path` from now on (empty: no more), closing the log in use;
+    /// when `path` cannot be opened the log in use (if any) is kept.
+    fn open_log(&self, path: &str) -> Result<(), SetOptionError> {
+        let log = match path {
+            "" => None,
+            path => Some(
+                DebugLog::open(path).map_err(|error| SetOptionError::LogFile {
+                    path: path.to_string(),
+                    error,
+                    kept: self.out.log_path(),
+                })?,
+            ),
+        };
+        self.out.set_log(log, &self.reporter);
+        Ok(())
+    }
+
+    /// Logs a line received, when the protocol log is on. Called before
+    /// the line is handled; a log closed since by a write failure shows as
+    /// off (`Debug Log File` empty) from here on.
+    pub fn received(&mut self, line: &str) {
+        self.out.received(line);
+        if !self.settings.debug_log_file.is_empty() && self.out.log_path().is_none() {
+            self.settings.debug_log_file.clear();
+        }
     }
 
     /// The evaluation weights searches use.

@@ -304,3 +304,120 @@ impl Rng {
         self.0.below(100) < percent
     }
 }
+
+/// One line of a protocol log (`Debug Log File`, docs/protocol.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    /// The time, in milliseconds since 1970-01-01 UTC.
+    pub ms: u64,
+    /// `>>` received, `<<` sent, `--` the log's own.
+    pub dir: String,
+    pub text: String,
+}
+
+/// The lines of the protocol log at `path`; each must be
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ <dir> <text>`.
+pub fn read_debug_log(path: &std::path::Path) -> Vec<LogLine> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read the log {}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            let bad = || panic!("not a log line: {l:?}");
+            if l.len() < 27
+                || &l.as_bytes()[23..25] != b"Z "
+                || l.as_bytes().get(27).is_some_and(|b| *b != b' ')
+            {
+                bad();
+            }
+            let num = |from: usize, to: usize, max: u64| -> u64 {
+                let digits = &l.as_bytes()[from..to];
+                if !digits.iter().all(u8::is_ascii_digit) {
+                    bad();
+                }
+                let n = digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0'));
+                if n > max {
+                    bad();
+                }
+                n
+            };
+            for (at, sep) in [
+                (4, b'-'),
+                (7, b'-'),
+                (10, b'T'),
+                (13, b':'),
+                (16, b':'),
+                (19, b'.'),
+            ] {
+                if l.as_bytes()[at] != sep {
+                    bad();
+                }
+            }
+            let (y, mo, d) = (num(0, 4, 9999), num(5, 7, 12), num(8, 10, 31));
+            let (h, mi, s, ms) = (
+                num(11, 13, 23),
+                num(14, 16, 59),
+                num(17, 19, 59),
+                num(20, 23, 999),
+            );
+            if mo == 0 || d == 0 {
+                bad();
+            }
+            let days = days_from_civil(y as i64, mo as i64, d as i64) as u64;
+            LogLine {
+                ms: ((days * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms,
+                dir: l.get(25..27).unwrap_or_else(bad).to_string(),
+                text: l.get(28..).unwrap_or("").to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Days since 1970-01-01 of a date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The wall clock, in milliseconds since 1970-01-01 UTC.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a clock after 1970")
+        .as_millis() as u64
+}
+
+/// Checks a session's part of a protocol log: the opening line, then
+/// exactly `expected` (direction and text), the times in order and
+/// between `from` and `to` (the wall clock around the session, with a
+/// second's slack for the clocks' rounding).
+pub fn assert_logged(log: &[LogLine], expected: &[(&str, String)], from: u64, to: u64) {
+    let shown = || {
+        log.iter()
+            .map(|l| format!("{} {} {}", l.ms, l.dir, l.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        log[0].dir == "--" && log[0].text.starts_with("log opened by Tama "),
+        "no opening line:\n{}",
+        shown()
+    );
+    let got: Vec<(&str, &str)> = log[1..]
+        .iter()
+        .map(|l| (l.dir.as_str(), l.text.as_str()))
+        .collect();
+    let want: Vec<(&str, &str)> = expected.iter().map(|(d, t)| (*d, t.as_str())).collect();
+    assert_eq!(got, want, "the log:\n{}", shown());
+    for pair in log.windows(2) {
+        assert!(pair[0].ms <= pair[1].ms, "times out of order:\n{}", shown());
+    }
+    assert!(
+        log[0].ms + 1000 >= from && log[log.len() - 1].ms <= to + 1000,
+        "times outside {from}..{to}:\n{}",
+        shown()
+    );
+}

@@ -101,8 +101,6 @@ pub enum SyntaxError {
     BenchDepth,
     /// `go perft` deeper than `MAX_PERFT_DEPTH`.
     PerftDepth,
-    /// `setoption name X value` with nothing after `value`.
-    EmptyValue(String),
     /// Something other than `moves` after a `position`'s start.
     ExpectedMoves(String),
     UnknownGoArgument(String),
@@ -122,7 +120,6 @@ impl fmt::Display for SyntaxError {
             SyntaxError::Usage(text) => f.write_str(text),
             SyntaxError::BenchDepth => write!(f, "bench depth must be 1..{MAX_PERFT_DEPTH}"),
             SyntaxError::PerftDepth => write!(f, "perft depth must be 0..{MAX_PERFT_DEPTH}"),
-            SyntaxError::EmptyValue(name) => write!(f, "setoption {name}: value is empty"),
             SyntaxError::ExpectedMoves(got) => write!(f, "expected moves, got {}", quote_short(got)),
             SyntaxError::UnknownGoArgument(key) => {
                 write!(f, "unknown go argument {}", quote_short(key))
@@ -242,9 +239,6 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, SyntaxError> {
     };
     if name.is_empty() {
         return Err(SyntaxError::Usage("setoption needs an option name"));
-    }
-    if value.as_deref() == Some("") {
-        return Err(SyntaxError::EmptyValue(name.join(" ")));
     }
     Ok(Command::SetOption {
         name: name.join(" "),
@@ -389,6 +383,15 @@ mod tests {
                 value: None
             })
         );
+        // Nothing after `value`: the empty string (a `string` option's
+        // "none"; the option says whether it takes it).
+        assert_eq!(
+            parse("setoption name Debug Log File value"),
+            Ok(Command::SetOption {
+                name: "Debug Log File".into(),
+                value: Some("".into())
+            })
+        );
         assert_eq!(
             parse("position fen W:Wa2:Bh7 moves a2-a3"),
             Ok(Command::Position {
@@ -417,7 +420,6 @@ mod tests {
             "position fen",
             "position startpos d3-d4",
             "setoption Hash 3",
-            "setoption name Hash value",
             "uci now",
             "legalmoves now",
             "bench 0",

@@ -220,7 +220,11 @@ impl Position {
             kings |= to;
         }
         Position {
-            pieces: if white { [mine, theirs] } else { [theirs, mine] },
+            pieces: if white {
+                [mine, theirs]
+            } else {
+                [theirs, mine]
+            },
             kings,
             side: self.side.opponent(),
             rules: self.rules,

@@ -7,6 +7,11 @@ docs/results.md.
 
     tools/depth_nodes.py ENGINE VARIANT DEPTH [ENGINE_ARG...]
     tools/depth_nodes.py lab/target/release/tama-lab armenian 14 uci --set sacrifice_exempt=0
+    tools/depth_nodes.py OLD,NEW armenian 14
+
+With engines separated by commas, each position is searched by each engine
+in turn (a load that changes during the run falls on all of them alike),
+and the totals are printed per engine.
 
 Prints one line per position (nodes, seconds) and the totals. The lab
 binary also prints the search's counters (`info string stats`, asked for with
@@ -63,8 +68,11 @@ def search(engine, args, variant, depth, fen, moves):
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
-    engine, variant, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    engines, variant, depth = sys.argv[1].split(","), sys.argv[2], int(sys.argv[3])
     args = sys.argv[4:]
+    if len(engines) > 1:
+        return alternate(engines, args, variant, depth)
+    engine = engines[0]
     total_nodes, total_seconds, total_stats = 0, 0.0, {}
     for i, (fen, moves) in enumerate(positions(variant)):
         nodes, seconds, stats = search(engine, args, variant, depth, fen, moves)
@@ -80,6 +88,18 @@ def main():
         print("stats " + " ".join(f"{k} {int(v)}" for k, v in t.items()))
         print(f"first-move cut-offs {100 * t['first_move_fail_highs'] / max(t['fail_highs'], 1):.1f}%"
               f", nodes below exempt sacrifices {100 * t['exempt_nodes'] / max(t['nodes'], 1):.1f}%")
+
+
+def alternate(engines, args, variant, depth):
+    totals = {e: [0, 0.0] for e in engines}
+    for i, (fen, moves) in enumerate(positions(variant)):
+        for e in engines:
+            nodes, seconds, _ = search(e, args, variant, depth, fen, moves)
+            totals[e][0] += nodes
+            totals[e][1] += seconds
+            print(f"{i} {e} nodes {nodes} seconds {seconds:.2f}", flush=True)
+    for e, (nodes, seconds) in totals.items():
+        print(f"total {e} nodes {nodes} seconds {seconds:.2f}")
 
 
 if __name__ == "__main__":

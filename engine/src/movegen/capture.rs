@@ -339,34 +339,86 @@ impl<S: RouteSink> Jumps<'_, S> {
         last: Option<Direction>,
         depth: usize,
     ) {
-        let mut extended = false;
-        for dir in Direction::ORTHOGONAL {
-            if last == Some(dir.opposite()) {
-                continue; // no 180-degree turn between two jumps
-            }
-            let Some(victim_sq) = first_blocker(dir, sq, occupied) else {
-                continue;
-            };
-            if !targets.contains(victim_sq) {
-                continue;
-            }
-            let landings = open_ray(dir, victim_sq, occupied);
-            if landings.is_empty() {
-                continue;
-            }
-            extended = true;
-            let victim = Bitboard::from_square(victim_sq);
-            let occupied = self.after_capture(occupied, victim);
-            let targets = targets & !victim;
-            let captured = captured | victim;
-            for to in landings {
-                self.path[depth] = to;
-                self.king(to, occupied, targets, captured, Some(dir), depth + 1);
-            }
-        }
+        // Directions unrolled, in `Direction::ORTHOGONAL`'s order (the
+        // order of the moves found): with a constant direction the ray
+        // lookups, the nearest-blocker scan and the turn test compile to
+        // straight code, where a loop over the directions paid a branch
+        // and a computed index for each (this search was 9% of the
+        // bench's samples).
+        let extended = self.king_jump(
+            Direction::North,
+            sq,
+            occupied,
+            targets,
+            captured,
+            last,
+            depth,
+        ) | self.king_jump(
+            Direction::East,
+            sq,
+            occupied,
+            targets,
+            captured,
+            last,
+            depth,
+        ) | self.king_jump(
+            Direction::South,
+            sq,
+            occupied,
+            targets,
+            captured,
+            last,
+            depth,
+        ) | self.king_jump(
+            Direction::West,
+            sq,
+            occupied,
+            targets,
+            captured,
+            last,
+            depth,
+        );
         if !extended && depth > 0 {
             self.finish(sq, captured, true, depth);
         }
+    }
+
+    /// The king's jumps from `sq` in `dir`, and everything after them.
+    /// Returns whether there was one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn king_jump(
+        &mut self,
+        dir: Direction,
+        sq: Square,
+        occupied: Bitboard,
+        targets: Bitboard,
+        captured: Bitboard,
+        last: Option<Direction>,
+        depth: usize,
+    ) -> bool {
+        if last == Some(dir.opposite()) {
+            return false; // no 180-degree turn between two jumps
+        }
+        let Some(victim_sq) = first_blocker(dir, sq, occupied) else {
+            return false;
+        };
+        if !targets.contains(victim_sq) {
+            return false;
+        }
+        let landings = open_ray(dir, victim_sq, occupied);
+        if landings.is_empty() {
+            return false;
+        }
+        let victim = Bitboard::from_square(victim_sq);
+        let occupied = self.after_capture(occupied, victim);
+        let targets = targets & !victim;
+        let captured = captured | victim;
+        for to in landings {
+            self.path[depth] = to;
+            self.king(to, occupied, targets, captured, Some(dir), depth + 1);
+        }
+        true
     }
 
     #[inline]

@@ -47,6 +47,7 @@ mod picker;
 mod repetition;
 pub mod score;
 mod shot;
+pub mod skill;
 mod tablebase;
 pub mod tt;
 mod worker;
@@ -142,6 +143,9 @@ pub struct SearchOptions {
     /// How much worse than even a draw is for the side the engine plays
     /// (centi-men; `score::draw_score`), outside analysis.
     pub contempt: i32,
+    /// The level played (`skill`): 0, the weakest, to
+    /// `skill::MAX_SKILL_LEVEL`, full strength.
+    pub skill_level: u32,
 }
 
 impl Default for SearchOptions {
@@ -153,6 +157,7 @@ impl Default for SearchOptions {
             lab: lab::LabOptions::default(),
             egtb_pieces: crate::egtb::MAX_PIECES,
             contempt: 0,
+            skill_level: skill::MAX_SKILL_LEVEL,
         }
     }
 }
@@ -209,6 +214,8 @@ pub struct Searcher {
     weights: Weights,
     tuning: Tuning,
     tablebase: Option<Arc<Tablebase>>,
+    /// What limited levels draw their moves with (`skill`).
+    skill_rng: crate::rng::Rng,
 }
 
 impl Searcher {
@@ -231,6 +238,7 @@ impl Searcher {
             weights: Weights::DEFAULT,
             tuning: Tuning::default(),
             tablebase: None,
+            skill_rng: crate::rng::Rng::new(skill::seed_from_time()),
         }
     }
 
@@ -316,8 +324,25 @@ impl Searcher {
 
     /// Searches the game's current position within `limits`. Blocking; the
     /// work runs on `threads` search threads while the calling thread
-    /// passes their reports to `info`.
+    /// passes their reports to `info`. Below full strength
+    /// (`SearchOptions::skill_level`) the level's limits and choice apply
+    /// (`skill`).
     pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
+        let level = self.options.skill_level;
+        if level < skill::MAX_SKILL_LEVEL && !self.options.baseline() {
+            return self.search_at_level(level, game, limits, control, info);
+        }
+        self.search_full(game, limits, control, info)
+    }
+
+    /// The search at full strength.
+    fn search_full(
         &mut self,
         game: &Game,
         limits: &SearchLimits,

@@ -45,16 +45,16 @@ pub struct Level {
 /// margin is below a man (100): a move that loses one for nothing is never
 /// a candidate.
 pub const LEVELS: [Level; MAX_SKILL_LEVEL as usize] = [
-    lv(1, 2_000, 16, 90),
-    lv(1, 4_000, 16, 75),
-    lv(2, 8_000, 16, 65),
-    lv(2, 16_000, 16, 55),
-    lv(3, 32_000, 12, 45),
-    lv(4, 64_000, 12, 35),
-    lv(5, 128_000, 8, 25),
-    lv(6, 256_000, 8, 18),
-    lv(8, 1_000_000, 4, 12),
-    lv(10, 4_000_000, 4, 6),
+    lv(1, 2_000, 16, 80),
+    lv(1, 4_000, 16, 55),
+    lv(2, 8_000, 16, 45),
+    lv(3, 16_000, 16, 36),
+    lv(4, 32_000, 12, 28),
+    lv(5, 64_000, 12, 21),
+    lv(6, 128_000, 8, 15),
+    lv(7, 256_000, 8, 10),
+    lv(8, 1_000_000, 4, 6),
+    lv(10, 4_000_000, 4, 3),
 ];
 
 const fn lv(depth: u32, nodes: u64, lines: usize, margin: i32) -> Level {
@@ -233,6 +233,144 @@ mod tests {
             let three_quarters = FULL_STRENGTH_ELO + lo + 3 * (hi - lo) / 4;
             assert_eq!(level_for_elo(quarter), l as u32);
             assert_eq!(level_for_elo(three_quarters), l as u32 + 1);
+        }
+    }
+
+    use crate::position::Position;
+    use crate::rules::Rules;
+    use crate::search::{Clock, SearchControl, SearchOptions};
+    use std::collections::BTreeSet;
+    use std::time::{Duration, Instant};
+
+    fn at_level(level: u32, seed: u64) -> Searcher {
+        let mut s = Searcher::new(1);
+        *s.options_mut() = SearchOptions {
+            skill_level: level,
+            ..SearchOptions::default()
+        };
+        s.set_skill_seed(seed);
+        s
+    }
+
+    fn played(s: &mut Searcher, g: &Game, limits: &SearchLimits) -> (String, SearchOutcome) {
+        let out = s.search(g, limits, &SearchControl::new(), &mut |_| {});
+        (g.position().move_text(&out.best_move.unwrap()), out)
+    }
+
+    #[test]
+    fn the_weakest_level_never_gives_a_man_away() {
+        // Turkish rules (men step and capture forward and sideways only).
+        // White: d4, h2. Black: d6, a7. White to move: d4-d5, d4-c4, d4-e4,
+        // h2-h3, h2-g2. After d4-d5 Black must capture d6xd4 (d4 has just
+        // been vacated), and no white man can take back: h2 is far away.
+        // Every other move leaves all men out of each other's reach, so
+        // d4-d5 is a man for nothing, and only d4-d5.
+        let g = Game::new(Position::from_fen("W:Wd4,h2:Bd6,a7", Rules::TURKISH).unwrap());
+        let mut full = Searcher::new(1);
+        full.options_mut().multipv = 5;
+        let mut lines = Vec::new();
+        let limits = SearchLimits {
+            depth: Some(LEVELS[0].depth),
+            ..SearchLimits::default()
+        };
+        full.search(&g, &limits, &SearchControl::new(), &mut |i| {
+            lines.push((g.position().move_text(&i.pv[0]), internal(i.score)))
+        });
+        let best = lines.iter().map(|l| l.1).max().unwrap();
+        let drop = lines.iter().find(|l| l.0 == "d4-d5").unwrap().1;
+        assert!(best - drop > LEVELS[0].margin, "{lines:?}");
+        let mut seen = BTreeSet::new();
+        for seed in 0..100 {
+            let (mv, _) = played(&mut at_level(0, seed), &g, &SearchLimits::default());
+            assert_ne!(mv, "d4-d5", "seed {seed}");
+            seen.insert(mv);
+        }
+        // The level does choose: not always the same move.
+        assert!(seen.len() >= 2, "{seen:?}");
+    }
+
+    /// Distinct moves chosen at `level` over `seeds` seeds, from a quiet
+    /// position of the opening (Armenian, 12 men each, Black to move, 29
+    /// moves, no capture in sight).
+    fn spread(level: u32, seeds: u64) -> usize {
+        let g = Game::new(
+            Position::from_fen(
+                "B:Wa2,a3,b3,c2,c3,d3,e2,f2,f3,g3,h2,h4:Ba6,a7,b6,c6,c7,d6,e7,f6,f7,g6,h6,h7",
+                Rules::ARMENIAN,
+            )
+            .unwrap(),
+        );
+        let mut s = at_level(level, 0);
+        let mut seen = BTreeSet::new();
+        for seed in 0..seeds {
+            s.set_skill_seed(seed);
+            seen.insert(played(&mut s, &g, &SearchLimits::default()).0);
+        }
+        seen.len()
+    }
+
+    #[test]
+    fn the_spread_grows_as_the_level_drops() {
+        let counts: Vec<usize> = [0, 3, 6, 9].iter().map(|&l| spread(l, 40)).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+        assert!(counts[0] >= 2 * counts[3], "{counts:?}");
+    }
+
+    #[test]
+    fn the_same_seed_plays_the_same_moves() {
+        let g = Game::new(Position::startpos(Rules::TURKISH));
+        let moves = |seed| {
+            let mut s = at_level(2, seed);
+            (0..8)
+                .map(|_| played(&mut s, &g, &SearchLimits::default()).0)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(5), moves(5));
+    }
+
+    #[test]
+    fn a_level_never_exceeds_its_limits() {
+        let positions = [
+            Position::startpos(Rules::ARMENIAN),
+            Position::startpos(Rules::TURKISH),
+            Position::from_fen(
+                "W:Wa3,b4,c3,e3,f4,g3,Kd1:Ba6,b6,c6,e6,g5,h6,Ke8",
+                Rules::ARMENIAN,
+            )
+            .unwrap(),
+        ];
+        for level in 0..MAX_SKILL_LEVEL {
+            let lv = LEVELS[level as usize];
+            let mut s = at_level(level, level.into());
+            for pos in &positions {
+                let g = Game::new(*pos);
+                let mut deepest = 0;
+                let out = s.search(&g, &SearchLimits::default(), &SearchControl::new(), &mut |i| {
+                    deepest = deepest.max(i.depth)
+                });
+                assert!(out.depth <= lv.depth && deepest <= lv.depth, "level {level}");
+                assert!(out.nodes <= lv.nodes, "level {level}: {} nodes", out.nodes);
+                // A stricter limit of the caller's still holds.
+                let limits = SearchLimits {
+                    depth: Some(1),
+                    nodes: Some(100),
+                    ..SearchLimits::default()
+                };
+                let out = s.search(&g, &limits, &SearchControl::new(), &mut |_| {});
+                assert!(out.depth <= 1 && out.nodes <= 100, "level {level}");
+                // A tiny clock: an answer within the time left.
+                let left = Duration::from_millis(40);
+                let mut clock = Clock::default();
+                clock.time[pos.side_to_move() as usize] = Some(left);
+                let limits = SearchLimits {
+                    clock,
+                    ..SearchLimits::default()
+                };
+                let t = Instant::now();
+                let (_, out) = played(&mut s, &g, &limits);
+                assert!(t.elapsed() < left, "level {level}: {:?}", t.elapsed());
+                assert!(out.best_move.is_some());
+            }
         }
     }
 

@@ -5,8 +5,8 @@ mod protocol_support;
 
 use protocol_support::{last_depth_and_nodes, Engine};
 use std::time::Duration;
-use tama_engine::{notation, Game, Position, Rules};
 use tama_engine::search::skill::{FULL_STRENGTH_ELO, LEVELS, LEVEL_ELO, MAX_ELO, MIN_ELO};
+use tama_engine::{notation, Game, Position, Rules};
 use tama_protocol::hub;
 
 const START: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
@@ -59,7 +59,7 @@ fn handshake() {
         "param name=move-overhead value=30 type=int min=0 max=5000",
         "param name=evalfile value=<builtin> type=string",
         "param name=contempt value=0 type=int min=-500 max=500",
-        "param name=skill-level value=10 type=int min=0 max=10",
+        "param name=skill-level value=9 type=int min=0 max=9",
         "param name=limit-strength value=false type=bool",
     ] {
         assert!(
@@ -219,17 +219,32 @@ fn skill_level_and_limit_strength_cap_the_search() {
         assert!(notation::hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
         deepest(&lines)
     };
-    assert_eq!(depth_of(&mut e, "set-param name=skill-level value=0"), LEVELS[0].depth);
-    assert_eq!(depth_of(&mut e, "set-param name=skill-level value=5"), LEVELS[5].depth);
-    assert_eq!(depth_of(&mut e, "set-param name=skill-level value=10"), 8);
+    assert_eq!(
+        depth_of(&mut e, "set-param name=skill-level value=0"),
+        LEVELS[0].depth
+    );
+    assert_eq!(
+        depth_of(&mut e, "set-param name=skill-level value=5"),
+        LEVELS[5].depth
+    );
+    assert_eq!(depth_of(&mut e, "set-param name=skill-level value=9"), 8);
     let fifth = FULL_STRENGTH_ELO + LEVEL_ELO[5];
-    assert_eq!(depth_of(&mut e, &format!("set-param name=elo value={fifth}")), 8);
-    assert_eq!(depth_of(&mut e, "set-param name=limit-strength value=true"), LEVELS[5].depth);
+    assert_eq!(
+        depth_of(&mut e, &format!("set-param name=elo value={fifth}")),
+        8
+    );
+    assert_eq!(
+        depth_of(&mut e, "set-param name=limit-strength value=true"),
+        LEVELS[5].depth
+    );
     let weakest = format!("set-param name=elo value={MIN_ELO}");
     assert_eq!(depth_of(&mut e, &weakest), LEVELS[0].depth);
-    assert_eq!(depth_of(&mut e, "set-param name=limit-strength value=false"), 8);
+    assert_eq!(
+        depth_of(&mut e, "set-param name=limit-strength value=false"),
+        8
+    );
     for bad in [
-        "set-param name=skill-level value=11".to_string(),
+        "set-param name=skill-level value=10".to_string(),
         format!("set-param name=elo value={}", MAX_ELO + 1),
         "set-param name=limit-strength value=perhaps".to_string(),
     ] {

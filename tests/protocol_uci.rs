@@ -53,7 +53,7 @@ fn handshake_lists_every_option() {
         "option name EvalFile type string default <builtin>",
         "option name Contempt type spin default 0 min -500 max 500",
         "option name UCI_AnalyseMode type check default false",
-        "option name Skill Level type spin default 10 min 0 max 10",
+        "option name Skill Level type spin default 9 min 0 max 9",
         "option name UCI_LimitStrength type check default false",
     ] {
         assert!(
@@ -61,7 +61,8 @@ fn handshake_lists_every_option() {
             "missing {opt:?} in {lines:#?}"
         );
     }
-    let elo = format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}");
+    let elo =
+        format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}");
     assert!(lines.contains(&elo), "missing {elo:?} in {lines:#?}");
     assert_eq!(e.sync(), Vec::<String>::new());
     let (status, rest) = e.close();
@@ -93,24 +94,39 @@ fn skill_level_and_limit_strength_cap_the_search() {
         assert!(errors(&lines).is_empty(), "{setting}: {lines:?}");
         let answer = bestmove(lines.last().unwrap());
         let legal = tama_engine::movegen::legal_moves(&start);
-        assert!(legal.iter().any(|m| start.move_text(m) == answer), "{answer}");
+        assert!(
+            legal.iter().any(|m| start.move_text(m) == answer),
+            "{answer}"
+        );
         deepest(&lines)
     };
-    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 0"), LEVELS[0].depth);
-    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 4"), LEVELS[4].depth);
-    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 10"), 8);
+    assert_eq!(
+        depth_of(&mut e, "setoption name Skill Level value 0"),
+        LEVELS[0].depth
+    );
+    assert_eq!(
+        depth_of(&mut e, "setoption name Skill Level value 4"),
+        LEVELS[4].depth
+    );
+    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 9"), 8);
     // UCI_Elo rules while UCI_LimitStrength is on, whatever Skill Level says.
     let weakest = format!("setoption name UCI_Elo value {MIN_ELO}");
     assert_eq!(depth_of(&mut e, &weakest), 8);
-    assert_eq!(depth_of(&mut e, "setoption name UCI_LimitStrength value true"), LEVELS[0].depth);
+    assert_eq!(
+        depth_of(&mut e, "setoption name UCI_LimitStrength value true"),
+        LEVELS[0].depth
+    );
     let elo = format!("setoption name UCI_Elo value {MAX_ELO}");
     assert_eq!(depth_of(&mut e, &elo), 8);
     let fourth = FULL_STRENGTH_ELO + LEVEL_ELO[4];
     let elo = format!("setoption name UCI_Elo value {fourth}");
     assert_eq!(depth_of(&mut e, &elo), LEVELS[4].depth);
-    assert_eq!(depth_of(&mut e, "setoption name UCI_LimitStrength value false"), 8);
+    assert_eq!(
+        depth_of(&mut e, "setoption name UCI_LimitStrength value false"),
+        8
+    );
     for bad in [
-        "setoption name Skill Level value 11".to_string(),
+        "setoption name Skill Level value 10".to_string(),
         "setoption name Skill Level value -1".to_string(),
         format!("setoption name UCI_Elo value {}", MIN_ELO - 1),
         format!("setoption name UCI_Elo value {}", MAX_ELO + 1),
@@ -119,7 +135,7 @@ fn skill_level_and_limit_strength_cap_the_search() {
         e.send(&bad);
         assert_eq!(errors(&e.sync()).len(), 1, "{bad}");
     }
-    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 10"), 8);
+    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 9"), 8);
 }
 
 #[test]

@@ -24,7 +24,7 @@ use crate::moves::Move;
 use crate::rng::Rng;
 
 /// The strongest level: full strength, no limit and no choice.
-pub const MAX_SKILL_LEVEL: u32 = 10;
+pub const MAX_SKILL_LEVEL: u32 = 9;
 
 /// What a limited level may do (`LEVELS[level]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,6 @@ pub struct Level {
 /// margin is below a man (100): a move that loses one for nothing is never
 /// a candidate.
 pub const LEVELS: [Level; MAX_SKILL_LEVEL as usize] = [
-    lv(1, 2_000, 16, 80),
     lv(1, 4_000, 16, 55),
     lv(2, 8_000, 16, 45),
     lv(3, 16_000, 16, 36),
@@ -69,14 +68,13 @@ const fn lv(depth: u32, nodes: u64, lines: usize, margin: i32) -> Level {
 /// The Elo `UCI_Elo` gives full strength: an anchor chosen for the scale,
 /// not measured against people. Every level's rating is this plus its
 /// Elo relative to full strength (`LEVEL_ELO`).
-pub const FULL_STRENGTH_ELO: i32 = 2400;
+pub const FULL_STRENGTH_ELO: i32 = 3000;
 
 /// Each level's Elo relative to full strength, measured by the ladder of
 /// matches between neighbouring levels (docs/results.md, "Levels"); the
 /// last is full strength.
-pub const LEVEL_ELO: [i32; MAX_SKILL_LEVEL as usize + 1] = [
-    -1500, -1350, -1200, -1050, -900, -750, -600, -450, -300, -150, 0,
-];
+pub const LEVEL_ELO: [i32; MAX_SKILL_LEVEL as usize + 1] =
+    [-2416, -1905, -1557, -1247, -918, -710, -513, -371, -203, 0];
 
 /// The lowest `UCI_Elo`: the weakest level's.
 pub const MIN_ELO: i32 = FULL_STRENGTH_ELO + LEVEL_ELO[0];
@@ -311,7 +309,7 @@ mod tests {
 
     #[test]
     fn the_spread_grows_as_the_level_drops() {
-        let counts: Vec<usize> = [0, 3, 6, 9].iter().map(|&l| spread(l, 40)).collect();
+        let counts: Vec<usize> = [0, 3, 6, 8].iter().map(|&l| spread(l, 40)).collect();
         assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
         assert!(counts[0] >= 2 * counts[3], "{counts:?}");
     }
@@ -345,10 +343,16 @@ mod tests {
             for pos in &positions {
                 let g = Game::new(*pos);
                 let mut deepest = 0;
-                let out = s.search(&g, &SearchLimits::default(), &SearchControl::new(), &mut |i| {
-                    deepest = deepest.max(i.depth)
-                });
-                assert!(out.depth <= lv.depth && deepest <= lv.depth, "level {level}");
+                let out = s.search(
+                    &g,
+                    &SearchLimits::default(),
+                    &SearchControl::new(),
+                    &mut |i| deepest = deepest.max(i.depth),
+                );
+                assert!(
+                    out.depth <= lv.depth && deepest <= lv.depth,
+                    "level {level}"
+                );
                 assert!(out.nodes <= lv.nodes, "level {level}: {} nodes", out.nodes);
                 // A stricter limit of the caller's still holds.
                 let limits = SearchLimits {

@@ -222,11 +222,11 @@ mod tests {
         assert_eq!(level_for_elo(MIN_ELO), 0);
         assert_eq!(level_for_elo(MAX_ELO), MAX_SKILL_LEVEL);
         assert_eq!(level_for_elo(MAX_ELO + 500), MAX_SKILL_LEVEL);
-        for l in 0..=MAX_SKILL_LEVEL as usize {
-            assert_eq!(level_for_elo(FULL_STRENGTH_ELO + LEVEL_ELO[l]), l as u32);
+        for (l, elo) in LEVEL_ELO.iter().enumerate() {
+            assert_eq!(level_for_elo(FULL_STRENGTH_ELO + elo), l as u32);
         }
-        for l in 0..MAX_SKILL_LEVEL as usize {
-            let (lo, hi) = (LEVEL_ELO[l], LEVEL_ELO[l + 1]);
+        for (l, w) in LEVEL_ELO.windows(2).enumerate() {
+            let (lo, hi) = (w[0], w[1]);
             let quarter = FULL_STRENGTH_ELO + lo + (hi - lo) / 4;
             let three_quarters = FULL_STRENGTH_ELO + lo + 3 * (hi - lo) / 4;
             assert_eq!(level_for_elo(quarter), l as u32);

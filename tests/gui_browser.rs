@@ -239,6 +239,43 @@ fn a_complete_game_against_tama_through_the_page() {
 
 #[test]
 #[ignore = "needs chromium and chromedriver; run by .ci/run"]
+fn the_board_plays_by_level_chosen_by_name() {
+    let page = open(1280, 900);
+    for (name, level) in [("Beginner", 0), ("Master", 8), ("Full strength", 9)] {
+        // The level is found by the name the person reads.
+        let value = page.browser.script(
+            "return [...document.querySelectorAll('#level option')]\
+               .find((o) => o.textContent === arguments[0]).value;",
+            json!([name]),
+        );
+        let value = value.as_str().expect("a level of that name").to_string();
+        page.browser.select("#level", &value);
+        page.wait("a new game", |s| s["moves"].as_array().unwrap().is_empty());
+        page.click_square("d3");
+        page.click_square("d4");
+        let s = page.wait("Tama's answer", |s| {
+            s["moves"].as_array().unwrap().len() == 2 && s["thinking"] == false
+        });
+        assert_eq!(s["moves"][0], "d3-d4", "{s}");
+        let log = page.log();
+        // The last level sent before the last search is this one.
+        let sent: Vec<&str> = log.lines().collect();
+        let skill = format!("> setoption name Skill Level value {level}");
+        let at = sent
+            .iter()
+            .rposition(|l| l.starts_with("> setoption name Skill Level"));
+        assert!(
+            at.is_some_and(|i| sent[i] == skill),
+            "{name}: {skill}\n{log}"
+        );
+        let go = sent.iter().rposition(|l| *l == "> go movetime 1000");
+        assert!(at.is_some() && go > at, "{name}: {skill} then go:\n{log}");
+        page.healthy();
+    }
+}
+
+#[test]
+#[ignore = "needs chromium and chromedriver; run by .ci/run"]
 fn captures_are_entered_by_their_landing_squares() {
     let page = open(1280, 900);
     page.browser.click("#mode-analyse");

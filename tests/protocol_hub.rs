@@ -5,6 +5,7 @@ mod protocol_support;
 
 use protocol_support::{assert_logged, last_depth_and_nodes, now_ms, read_debug_log, Engine};
 use std::time::Duration;
+use tama_engine::search::skill::{FULL_STRENGTH_ELO, LEVELS, LEVEL_ELO, MAX_ELO, MIN_ELO};
 use tama_engine::{notation, Game, Position, Rules};
 use tama_protocol::hub;
 
@@ -59,12 +60,16 @@ fn handshake() {
         "param name=evalfile value=<builtin> type=string",
         "param name=contempt value=0 type=int min=-500 max=500",
         "param name=debug-log-file value=\"\" type=string",
+        "param name=skill-level value=9 type=int min=0 max=9",
+        "param name=limit-strength value=false type=bool",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(p)),
             "missing {p:?} in {lines:#?}"
         );
     }
+    let elo = format!("param name=elo value={MIN_ELO} type=int min={MIN_ELO} max={MAX_ELO}");
+    assert!(lines.contains(&elo), "missing {elo:?} in {lines:#?}");
     // Every token of id/param is name=value (pydraughts splits on '=').
     for l in &lines[..lines.len() - 1] {
         let t = notation::hub::tokenize(l).unwrap();
@@ -186,6 +191,66 @@ fn every_level() {
             "level nodes=1000" => assert_eq!(nodes, 1000, "{lines:?}"),
             _ => {}
         }
+    }
+}
+
+/// The deepest `info depth=` of a search's lines.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth="))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .max()
+        .expect("an info line")
+}
+
+#[test]
+fn skill_level_and_limit_strength_cap_the_search() {
+    let mut e = hub_engine("turkish");
+    let start = Position::startpos(Rules::TURKISH);
+    // `level depth=8`, searched as deep as the skill allows.
+    let depth_of = |e: &mut Engine, setting: &str| {
+        e.send(setting);
+        assert!(sync(e).is_empty(), "{setting}");
+        e.send(&format!("pos pos={START}"));
+        e.send("level depth=8");
+        e.send("go think");
+        let lines = e.until("done");
+        assert!(errors(&lines).is_empty(), "{setting}: {lines:?}");
+        assert!(notation::hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
+        deepest(&lines)
+    };
+    assert_eq!(
+        depth_of(&mut e, "set-param name=skill-level value=0"),
+        LEVELS[0].depth
+    );
+    assert_eq!(
+        depth_of(&mut e, "set-param name=skill-level value=5"),
+        LEVELS[5].depth
+    );
+    assert_eq!(depth_of(&mut e, "set-param name=skill-level value=9"), 8);
+    let fifth = FULL_STRENGTH_ELO + LEVEL_ELO[5];
+    assert_eq!(
+        depth_of(&mut e, &format!("set-param name=elo value={fifth}")),
+        8
+    );
+    assert_eq!(
+        depth_of(&mut e, "set-param name=limit-strength value=true"),
+        LEVELS[5].depth
+    );
+    let weakest = format!("set-param name=elo value={MIN_ELO}");
+    assert_eq!(depth_of(&mut e, &weakest), LEVELS[0].depth);
+    assert_eq!(
+        depth_of(&mut e, "set-param name=limit-strength value=false"),
+        8
+    );
+    for bad in [
+        "set-param name=skill-level value=10".to_string(),
+        format!("set-param name=elo value={}", MAX_ELO + 1),
+        "set-param name=limit-strength value=perhaps".to_string(),
+    ] {
+        e.send(&bad);
+        assert_eq!(errors(&sync(&mut e)).len(), 1, "{bad}");
     }
 }
 

@@ -7,6 +7,7 @@ use protocol_support::{
     assert_logged, bestmove, last_depth_and_nodes, now_ms, read_debug_log, Engine,
 };
 use std::time::Duration;
+use tama_engine::search::skill::{FULL_STRENGTH_ELO, LEVELS, LEVEL_ELO, MAX_ELO, MIN_ELO};
 use tama_engine::{Position, Rules};
 
 fn uci() -> Engine {
@@ -54,16 +55,89 @@ fn handshake_lists_every_option() {
         "option name EvalFile type string default <builtin>",
         "option name Contempt type spin default 0 min -500 max 500",
         "option name UCI_AnalyseMode type check default false",
+        "option name Skill Level type spin default 9 min 0 max 9",
+        "option name UCI_LimitStrength type check default false",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
             "missing {opt:?} in {lines:#?}"
         );
     }
+    let elo =
+        format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}");
+    assert!(lines.contains(&elo), "missing {elo:?} in {lines:#?}");
     assert_eq!(e.sync(), Vec::<String>::new());
     let (status, rest) = e.close();
     assert!(status.success());
     assert!(rest.is_empty(), "{rest:?}");
+}
+
+/// The deepest `info depth` of a search's lines.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .max()
+        .expect("an info line")
+}
+
+#[test]
+fn skill_level_and_limit_strength_cap_the_search() {
+    let mut e = uci();
+    let start = Position::startpos(Rules::ARMENIAN);
+    // `go depth 8`, searched as deep as the level allows.
+    let depth_of = |e: &mut Engine, setting: &str| {
+        e.send(setting);
+        assert!(e.sync().is_empty(), "{setting}");
+        e.send("position startpos");
+        e.send("go depth 8");
+        let lines = e.until("bestmove");
+        assert!(errors(&lines).is_empty(), "{setting}: {lines:?}");
+        let answer = bestmove(lines.last().unwrap());
+        let legal = tama_engine::movegen::legal_moves(&start);
+        assert!(
+            legal.iter().any(|m| start.move_text(m) == answer),
+            "{answer}"
+        );
+        deepest(&lines)
+    };
+    assert_eq!(
+        depth_of(&mut e, "setoption name Skill Level value 0"),
+        LEVELS[0].depth
+    );
+    assert_eq!(
+        depth_of(&mut e, "setoption name Skill Level value 4"),
+        LEVELS[4].depth
+    );
+    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 9"), 8);
+    // UCI_Elo rules while UCI_LimitStrength is on, whatever Skill Level says.
+    let weakest = format!("setoption name UCI_Elo value {MIN_ELO}");
+    assert_eq!(depth_of(&mut e, &weakest), 8);
+    assert_eq!(
+        depth_of(&mut e, "setoption name UCI_LimitStrength value true"),
+        LEVELS[0].depth
+    );
+    let elo = format!("setoption name UCI_Elo value {MAX_ELO}");
+    assert_eq!(depth_of(&mut e, &elo), 8);
+    let fourth = FULL_STRENGTH_ELO + LEVEL_ELO[4];
+    let elo = format!("setoption name UCI_Elo value {fourth}");
+    assert_eq!(depth_of(&mut e, &elo), LEVELS[4].depth);
+    assert_eq!(
+        depth_of(&mut e, "setoption name UCI_LimitStrength value false"),
+        8
+    );
+    for bad in [
+        "setoption name Skill Level value 10".to_string(),
+        "setoption name Skill Level value -1".to_string(),
+        format!("setoption name UCI_Elo value {}", MIN_ELO - 1),
+        format!("setoption name UCI_Elo value {}", MAX_ELO + 1),
+        "setoption name UCI_LimitStrength value maybe".to_string(),
+    ] {
+        e.send(&bad);
+        assert_eq!(errors(&e.sync()).len(), 1, "{bad}");
+    }
+    assert_eq!(depth_of(&mut e, "setoption name Skill Level value 9"), 8);
 }
 
 #[test]

@@ -11,6 +11,7 @@ use tama_engine::eval::{self, VariantWeights};
 use tama_engine::rules::parse_bool;
 #[cfg(feature = "lab")]
 use tama_engine::search::lab::Style;
+use tama_engine::search::skill::{self, MAX_SKILL_LEVEL};
 use tama_engine::search::{SearchOptions, Searcher};
 use tama_engine::{CaptureRemoval, Rules, Variant};
 
@@ -173,6 +174,14 @@ options! {
         egtb_pieces: u32 = SearchOptions::default().egtb_pieces, spin;
     DebugLogFile = "Debug Log File", Some("debug-log-file"), Kind::Text, LogFileChanged,
         debug_log_file: String = String::new(), optional_text;
+    SkillLevel = "Skill Level", Some("skill-level"),
+        Kind::Spin { min: 0, max: MAX_SKILL_LEVEL as i64 }, None,
+        skill_level: u32 = SearchOptions::default().skill_level, spin;
+    LimitStrength = "UCI_LimitStrength", Some("limit-strength"), Kind::Check, None,
+        limit_strength: bool = false, check;
+    Elo = "UCI_Elo", Some("elo"),
+        Kind::Spin { min: skill::MIN_ELO as i64, max: skill::MAX_ELO as i64 }, None,
+        elo: i32 = skill::MIN_ELO, spin;
     #[cfg(feature = "lab")]
     Baseline = "Baseline", Some("baseline"), Kind::Check, None,
         baseline: bool = false, check;
@@ -344,7 +353,9 @@ pub fn normalize(name: &str) -> String {
 /// The definition a (user-written) name refers to, in either dialect's spelling.
 pub fn find(name: &str) -> Option<OptionDef> {
     let key = normalize(name);
-    definitions().into_iter().find(|d| normalize(d.uci) == key)
+    definitions()
+        .into_iter()
+        .find(|d| normalize(d.uci) == key || d.hub.is_some_and(|h| normalize(h) == key))
 }
 
 /// The value given to one option, read as its kind asks.
@@ -461,6 +472,16 @@ impl Settings {
         }
     }
 
+    /// The level the search plays: `UCI_Elo`'s when `UCI_LimitStrength`
+    /// is on, else `Skill Level`.
+    pub fn skill_level(&self) -> u32 {
+        if self.limit_strength {
+            skill::level_for_elo(self.elo)
+        } else {
+            self.skill_level
+        }
+    }
+
     /// Hands the options that shape a search to the searcher's options
     /// (the session before each search; `tama-lab tactics`). Every field is
     /// named, so a new search option must be given its value here.
@@ -478,6 +499,7 @@ impl Settings {
             lab: tama_engine::search::lab::LabOptions {},
             egtb_pieces: self.egtb_pieces,
             contempt: self.contempt,
+            skill_level: self.skill_level(),
         };
     }
 

@@ -48,6 +48,7 @@ mod picker;
 mod repetition;
 pub mod score;
 mod shot;
+pub mod skill;
 mod tablebase;
 pub mod tt;
 mod worker;
@@ -147,6 +148,9 @@ pub struct SearchOptions {
     /// How much worse than even a draw is for the side the engine plays
     /// (centi-men; `score::draw_score`), outside analysis.
     pub contempt: i32,
+    /// The level played (`skill`): 0, the weakest, to
+    /// `skill::MAX_SKILL_LEVEL`, full strength.
+    pub skill_level: u32,
 }
 
 impl Default for SearchOptions {
@@ -158,6 +162,7 @@ impl Default for SearchOptions {
             lab: lab::LabOptions::default(),
             egtb_pieces: crate::egtb::MAX_PIECES,
             contempt: 0,
+            skill_level: skill::MAX_SKILL_LEVEL,
         }
     }
 }
@@ -216,6 +221,8 @@ pub struct Searcher {
     tablebase: Option<Arc<Tablebase>>,
     /// How late the GUI's clock says our answers come, beyond our own.
     lag: AnswerLag,
+    /// What limited levels draw their moves with (`skill`).
+    skill_rng: crate::rng::Rng,
 }
 
 impl Searcher {
@@ -239,6 +246,7 @@ impl Searcher {
             tuning: Tuning::default(),
             tablebase: None,
             lag: AnswerLag::default(),
+            skill_rng: crate::rng::Rng::new(skill::seed_from_time()),
         }
     }
 
@@ -331,7 +339,9 @@ impl Searcher {
 
     /// Searches the game's current position within `limits`. Blocking; the
     /// work runs on `threads` search threads while the calling thread
-    /// passes their reports to `info`.
+    /// passes their reports to `info`. Below full strength
+    /// (`SearchOptions::skill_level`) the level's limits and choice apply
+    /// (`skill`).
     pub fn search(
         &mut self,
         game: &Game,
@@ -340,23 +350,33 @@ impl Searcher {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
         let started = limits.received.unwrap_or_else(Instant::now);
+        let limits = &SearchLimits {
+            received: Some(started),
+            ..limits.clone()
+        };
         self.lag.observe(game, limits);
-        let mut outcome = self.search_from(started, game, limits, control, info);
+        let level = self.options.skill_level;
+        let mut outcome = if level < skill::MAX_SKILL_LEVEL && !self.options.baseline() {
+            self.search_at_level(level, game, limits, control, info)
+        } else {
+            self.search_full(game, limits, control, info)
+        };
         self.lag.record(game, limits, started.elapsed());
         // Early answers (a forced move, the tables' one move) too.
         outcome.lag = self.lag.estimate();
         outcome
     }
 
-    /// `search`, on a clock that started at `started`.
-    fn search_from(
+    /// The search at full strength, on a clock that started when
+    /// `limits` were received.
+    fn search_full(
         &mut self,
-        started: Instant,
         game: &Game,
         limits: &SearchLimits,
         control: &SearchControl,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
+        let started = limits.received.unwrap_or_else(Instant::now);
         let root = *game.position();
         let mut moves = movegen::legal_moves(&root);
         if moves.is_empty() {

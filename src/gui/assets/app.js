@@ -20,7 +20,7 @@ const S = {
   ply: 0,           // the ply on the board
   mode: "play",
   human: "white",
-  level: "depth 6",
+  level: "skill 4",
   sel: null,        // selected square
   path: [],         // landing squares entered so far
   thinking: false,
@@ -153,6 +153,7 @@ async function maybeEngineMove() {
   S.thinking = true;
   render();
   say("Tama is thinking...");
+  await S.engine.setOption("Skill Level", skillLevel());
   await S.engine.position(S.startFen, S.moves.map((m) => m.text));
   const line = await S.engine.go(goArgs());
   S.thinking = false;
@@ -167,8 +168,18 @@ async function maybeEngineMove() {
   await playRoute(route);
 }
 
+// A named level plays at its Skill Level, a second a move at most (the
+// level's own depth ends it sooner); every other choice at full strength.
+const FULL_STRENGTH = 9;
+
+function skillLevel() {
+  const [kind, n] = S.level.split(" ");
+  return kind === "skill" ? Number(n) : FULL_STRENGTH;
+}
+
 function goArgs() {
   const [kind, a, b] = S.level.split(" ");
+  if (kind === "skill") return "movetime 1000";
   if (kind === "depth") return "depth " + a;
   if (kind === "movetime") return "movetime " + a;
   const c = S.clock;
@@ -242,6 +253,7 @@ async function analyse() {
   const pos = current();
   if (pos.state !== "ongoing") return;
   await S.engine.setOption("MultiPV", S.multipv);
+  await S.engine.setOption("Skill Level", FULL_STRENGTH);
   await S.engine.position(S.startFen, S.moves.slice(0, S.ply).map((m) => m.text));
   if (gen !== S.generation || S.mode !== "analyse") return;
   // Its bestmove comes after the `stop` of the next change; a closed

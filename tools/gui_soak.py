@@ -258,11 +258,12 @@ class Session:
     def kept_off_cpu(self, since):
         """The longest any engine thread waited, runnable, for a CPU since
         `since`: time the machine (other processes), not the engine, took."""
-        old = [x for x in self.sched if x[0] <= since]
-        if not self.sched:
+        samples = list(self.sched)  # one step under the GIL: the sampler appends meanwhile
+        old = [x for x in samples if x[0] <= since]
+        if not samples:
             return 0.0
         base = old[-1][1] if old else {}
-        now = self.sched[-1][1]
+        now = samples[-1][1]
         return max((w - base.get(tid, 0.0) for tid, w in now.items()), default=0.0)
 
     def scheduling(self, since):

@@ -540,7 +540,6 @@ class Session:
                 parts.append("pos=" + hub_position(start[4:]))
             if moves:
                 hub = []
-                base = None
                 for i, m in enumerate(moves):
                     legal = self.oracle.legal(start, moves[:i])
                     hub.append(hub_move(m, legal.routes[m]))

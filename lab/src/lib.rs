@@ -9,12 +9,15 @@
 //!   harvested with; `install` makes it the one the engine plays;
 //! - `shots`: the shot suite (`data/shots.txt`) and its scorer;
 //! - `tactics`: `tama-lab tactics`, the suite's score per budget;
-//! - `harvest`: the shots found in self-play games by the oracle.
+//! - `harvest`: the shots found in self-play games by the oracle;
+//! - `errors`: `tama-lab errors`, the moves that change the endgame
+//!   databases' value, per budget.
 //!
 //! The binary, `tama-lab`, is the engine over its protocol with all of
 //! that on (`tama-lab uci --set NAME=VALUE`, `setoption name Style value
-//! sparring`), plus `bench`, `search` and `tactics` with the switches.
+//! sparring`), plus `bench`, `search`, `tactics` and `errors` with the switches.
 
+pub mod errors;
 pub mod harvest;
 pub mod shots;
 pub mod sparring;

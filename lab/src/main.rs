@@ -9,6 +9,7 @@ use std::io::Write;
 use std::time::Duration;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher, Tuning};
 use tama_engine::{CaptureRemoval, Game, Position, Rules, Variant};
+use tama_lab::errors::{self, ErrorsArgs};
 use tama_lab::tactics::{self, name_value, Setting, TacticsArgs};
 use tama_protocol::session::Dialect;
 
@@ -44,6 +45,8 @@ enum Command {
     Search(SearchArgs),
     /// The shot suite: solved/total per node budget
     Tactics(TacticsArgs),
+    /// Moves that change the endgame databases' value, per node budget
+    Errors(ErrorsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -157,6 +160,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Bench(a)) => bench(&a).map(|()| 0),
         Some(Command::Search(a)) => search(&a).map(|()| 0),
         Some(Command::Tactics(a)) => tactics::command(&a).map(|()| 0),
+        Some(Command::Errors(a)) => errors::command(&a).map(|()| 0),
     }
 }
 

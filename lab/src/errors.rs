@@ -1,0 +1,428 @@
+//! `tama-lab errors`: how often the search, with the endgame databases
+//! off, plays a move that changes the databases' value for the side to
+//! move (a win thrown to a draw or a loss, a draw thrown to a loss), on
+//! random positions the databases hold, per node budget.
+
+use crate::shots::HASH_MB;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use tama_engine::egtb::{Signature, TableIndex, Tablebase, Wdl, MAX_PIECES};
+use tama_engine::movegen::legal_moves;
+use tama_engine::rng::Rng;
+use tama_engine::search::{SearchControl, SearchLimits, Searcher};
+use tama_engine::{Game, Move, Position, Rules, Variant};
+
+#[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct ErrorsArgs {
+    /// The game (the tables' rules are the variant's default ones)
+    #[arg(long, value_name = "armenian|turkish", default_value_t = Rules::default().variant)]
+    pub variant: Variant,
+    /// Pieces on the board of every position drawn
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
+    pub pieces: u32,
+    /// Positions searched per budget
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub positions: usize,
+    /// Node budgets per position, comma-separated
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = node_budget, required = true)]
+    pub nodes: Vec<u64>,
+    /// Directory of the table files (every table of up to K pieces)
+    #[arg(long, value_name = "D")]
+    pub dir: PathBuf,
+    /// Seed of the draw: the same seed, the same positions and figures
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Write each erring position here: budget, FEN, move played, its
+    /// value, a move that keeps the root's value
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+}
+
+/// A node budget: a whole number of at least 1.
+fn node_budget(text: &str) -> Result<u64, String> {
+    text.parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| format!("a node budget is a whole number from 1, got {text:?}"))
+}
+
+/// The 95% Wilson score interval of `errors` in `n` trials, as fractions
+/// (`(0, 1)` for no trial). Unlike the normal approximation it neither
+/// goes below 0 nor collapses to a point when no error is seen, which
+/// matters at the rates measured here (a few in a hundred).
+pub fn wilson(errors: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let (n, p) = (n as f64, errors as f64 / n as f64);
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// What the pieces are: the breakdown of the figures.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Material {
+    KingsOnly,
+    MenAndKings,
+    MenOnly,
+}
+
+impl Material {
+    pub const ALL: [Material; 3] = [
+        Material::KingsOnly,
+        Material::MenAndKings,
+        Material::MenOnly,
+    ];
+
+    pub fn of(pos: &Position) -> Material {
+        let kings = pos.all_kings();
+        if kings == pos.occupied() {
+            Material::KingsOnly
+        } else if kings.is_empty() {
+            Material::MenOnly
+        } else {
+            Material::MenAndKings
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Material::KingsOnly => "kings only",
+            Material::MenAndKings => "men and kings",
+            Material::MenOnly => "men only",
+        }
+    }
+}
+
+/// A position with the databases' value of it and of every move, all for
+/// its side to move.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub position: Position,
+    pub root: Wdl,
+    /// Each legal move and the value of the position after it for the side
+    /// that played it.
+    pub moves: Vec<(Move, Wdl)>,
+}
+
+impl Judged {
+    /// The value a move leaves the side that played it (`None`: not a
+    /// legal move here).
+    pub fn value_of(&self, mv: &Move) -> Option<Wdl> {
+        self.moves.iter().find(|(m, _)| m == mv).map(|&(_, w)| w)
+    }
+
+    /// Whether playing `mv` changes the value: the one error a move can
+    /// make, since no move can raise the value of a position played well.
+    pub fn is_error(&self, mv: &Move) -> bool {
+        self.value_of(mv).is_none_or(|w| w < self.root)
+    }
+
+    /// Whether some move here is an error (else no search can err).
+    pub fn can_err(&self) -> bool {
+        self.moves.iter().any(|&(_, w)| w < self.root)
+    }
+
+    /// A move that keeps the root's value.
+    pub fn a_correct_move(&self) -> Option<Move> {
+        self.moves
+            .iter()
+            .find(|&&(_, w)| w == self.root)
+            .map(|&(m, _)| m)
+    }
+}
+
+fn flipped(w: Wdl) -> Wdl {
+    match w {
+        Wdl::Win => Wdl::Loss,
+        Wdl::Draw => Wdl::Draw,
+        Wdl::Loss => Wdl::Win,
+    }
+}
+
+/// `pos` judged by `tb`. After a move the other side is to move, so the
+/// table's value there is flipped; a capture leaves fewer pieces, and
+/// the probe then reads a smaller table (a side left with no piece has
+/// lost). An error when a table is missing, or when the best move's value
+/// is not the root's: the tables would contradict themselves.
+pub fn judge(tb: &Tablebase, pos: &Position) -> Result<Judged> {
+    let probe = |p: &Position| {
+        tb.probe(p)
+            .map(|v| v.wdl)
+            .with_context(|| format!("no table holds {}", p.fen()))
+    };
+    let root = probe(pos)?;
+    let moves = legal_moves(pos)
+        .iter()
+        .map(|m| Ok((*m, flipped(probe(&pos.play(m))?))))
+        .collect::<Result<Vec<_>>>()?;
+    let best = moves.iter().map(|&(_, w)| w).max().unwrap_or(Wdl::Loss);
+    if best != root {
+        bail!(
+            "the tables contradict themselves at {}: {root:?}, the best move {best:?}",
+            pos.fen()
+        );
+    }
+    Ok(Judged {
+        position: *pos,
+        root,
+        moves,
+    })
+}
+
+/// Positions drawn and not searched, by reason.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// No legal move: the game is over.
+    pub over: u64,
+    /// One legal move: nothing to choose.
+    pub single: u64,
+    /// Lost for the side to move: every move keeps the loss.
+    pub lost: u64,
+}
+
+/// `n` random positions of `pieces` pieces from `tb`, each table drawn in
+/// proportion to its entries (as `tama egtb bench` draws them), judged;
+/// the positions no move of which can err by choice are skipped and
+/// counted.
+pub fn draw(tb: &Tablebase, pieces: u32, n: usize, seed: u64) -> Result<(Vec<Judged>, Skipped)> {
+    let rules = tb.rules();
+    let indexes: Vec<TableIndex> = Signature::build_order(pieces)
+        .into_iter()
+        .filter(|s| s.pieces() == pieces)
+        .map(|s| {
+            tb.table(s)
+                .map(|_| TableIndex::new(s))
+                .with_context(|| format!("no table {s} in {}", dir_of(tb)))
+        })
+        .collect::<Result<_>>()?;
+    let entries: u64 = indexes.iter().map(TableIndex::len).sum();
+    let mut rng = Rng::new(seed);
+    let (mut out, mut skipped) = (Vec::with_capacity(n), Skipped::default());
+    let mut drawn = 0u64;
+    while out.len() < n {
+        drawn += 1;
+        if drawn > 1000 * (n as u64 + 1) {
+            bail!("the tables of {pieces} pieces hold too few positions with a choice to make");
+        }
+        let mut e = rng.below(entries);
+        let index = indexes
+            .iter()
+            .find(|ix| {
+                let inside = e < ix.len();
+                if !inside {
+                    e -= ix.len();
+                }
+                inside
+            })
+            .expect("an entry below the total is in some table");
+        // Unused numbers (the second half of a symmetric lead) stand for
+        // no position.
+        if index.positions_of(e) == 0 {
+            continue;
+        }
+        let pos = index.placement(e).to_position(rules);
+        let judged = judge(tb, &pos)?;
+        match judged.moves.len() {
+            0 => skipped.over += 1,
+            1 => skipped.single += 1,
+            _ if judged.root == Wdl::Loss => skipped.lost += 1,
+            _ => out.push(judged),
+        }
+    }
+    Ok((out, skipped))
+}
+
+fn dir_of(tb: &Tablebase) -> String {
+    tb.dir()
+        .map_or("(no directory)".into(), |d| d.display().to_string())
+}
+
+/// One position searched: its judgement and the move the search chose.
+pub struct Played<'a> {
+    pub judged: &'a Judged,
+    pub played: Option<Move>,
+}
+
+impl Played<'_> {
+    pub fn is_error(&self) -> bool {
+        self.played.is_none_or(|m| self.judged.is_error(&m))
+    }
+}
+
+/// The move `searcher` plays at `pos` with `nodes` nodes, from a cleared
+/// table, so that each position's result depends on it alone.
+pub fn play(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Option<Move> {
+    searcher.clear();
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        ..SearchLimits::default()
+    };
+    searcher
+        .search(
+            &Game::new(*pos),
+            &limits,
+            &SearchControl::new(),
+            &mut |_| {},
+        )
+        .best_move
+}
+
+/// A count of errors among positions, with its interval, as one line.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub positions: u64,
+    pub errors: u64,
+    /// Positions where some move errs.
+    pub can_err: u64,
+}
+
+impl Tally {
+    fn add(&mut self, p: &Played) {
+        self.positions += 1;
+        self.errors += u64::from(p.is_error());
+        self.can_err += u64::from(p.judged.can_err());
+    }
+
+    /// `P positions (C can err), E errors, R% (LO-HI%)`.
+    pub fn line(&self) -> String {
+        let (lo, hi) = wilson(self.errors, self.positions);
+        let rate = if self.positions == 0 {
+            0.0
+        } else {
+            self.errors as f64 / self.positions as f64
+        };
+        format!(
+            "{} positions ({} can err), {} errors, {:.2}% ({:.2}-{:.2}%)",
+            self.positions,
+            self.can_err,
+            self.errors,
+            100.0 * rate,
+            100.0 * lo,
+            100.0 * hi
+        )
+    }
+}
+
+/// The figures of one budget: all, by the root's value, by material.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Figures {
+    pub all: Tally,
+    pub win: Tally,
+    pub draw: Tally,
+    /// In `Material::ALL`'s order.
+    pub material: [Tally; 3],
+}
+
+impl Figures {
+    pub fn add(&mut self, p: &Played) {
+        self.all.add(p);
+        match p.judged.root {
+            Wdl::Win => self.win.add(p),
+            _ => self.draw.add(p),
+        }
+        let m = Material::of(&p.judged.position);
+        let i = Material::ALL.iter().position(|&x| x == m).expect("listed");
+        self.material[i].add(p);
+    }
+}
+
+/// Runs the measurement and hands over the report a line at a time.
+pub fn run(a: &ErrorsArgs, line: &mut dyn FnMut(&str)) -> Result<()> {
+    let rules = Rules {
+        variant: a.variant,
+        ..Rules::default()
+    };
+    let tb = Tablebase::open(&a.dir, rules)?;
+    if tb.complete_pieces() < a.pieces {
+        bail!(
+            "{} holds every {} table of up to {} pieces only, not {}",
+            a.dir.display(),
+            a.variant,
+            tb.complete_pieces(),
+            a.pieces
+        );
+    }
+    let (positions, skipped) = draw(&tb, a.pieces, a.positions, a.seed)?;
+    let can_err = positions.iter().filter(|j| j.can_err()).count();
+    line(&format!(
+        "{} {} pieces, seed {}: {} positions drawn, {} kept ({} where some move errs); \
+         skipped {} lost, {} with one legal move, {} with none",
+        a.variant,
+        a.pieces,
+        a.seed,
+        positions.len() as u64 + skipped.lost + skipped.single + skipped.over,
+        positions.len(),
+        can_err,
+        skipped.lost,
+        skipped.single,
+        skipped.over
+    ));
+    let mut file = match &a.write {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| path.display().to_string())?,
+        )),
+        None => None,
+    };
+    // The tables stay out of the search: it plays as it would without them.
+    let mut searcher = Searcher::new(HASH_MB);
+    searcher.options_mut().threads = 1;
+    for &nodes in &a.nodes {
+        let mut figures = Figures::default();
+        for judged in &positions {
+            let played = Played {
+                judged,
+                played: play(&mut searcher, &judged.position, nodes),
+            };
+            figures.add(&played);
+            if let (Some(f), true) = (file.as_mut(), played.is_error()) {
+                writeln!(f, "{}", error_line(nodes, &played))?;
+            }
+        }
+        line(&format!("{nodes} nodes: {}", figures.all.line()));
+        line(&format!("  win:  {}", figures.win.line()));
+        line(&format!("  draw: {}", figures.draw.line()));
+        for (m, t) in Material::ALL.iter().zip(&figures.material) {
+            line(&format!("  {}: {}", m.name(), t.line()));
+        }
+    }
+    if let Some(mut f) = file {
+        f.flush()?;
+    }
+    Ok(())
+}
+
+/// `<nodes> <fen> played <move> <its value> root <value> correct <move>`.
+pub fn error_line(nodes: u64, p: &Played) -> String {
+    let pos = &p.judged.position;
+    let text = |m: Option<Move>| m.map_or("(none)".into(), |m| pos.move_text(&m));
+    let word = |w: Option<Wdl>| match w {
+        Some(Wdl::Win) => "win",
+        Some(Wdl::Draw) => "draw",
+        Some(Wdl::Loss) => "loss",
+        None => "-",
+    };
+    format!(
+        "{nodes} {} played {} {} root {} correct {}",
+        pos.fen(),
+        text(p.played),
+        word(p.played.and_then(|m| p.judged.value_of(&m))),
+        word(Some(p.judged.root)),
+        text(p.judged.a_correct_move())
+    )
+}
+
+/// `tama-lab errors`: the report on stdout, a budget's lines as each is
+/// done.
+pub fn command(a: &ErrorsArgs) -> Result<()> {
+    let stdout = std::io::stdout();
+    run(a, &mut |line| {
+        let _ = writeln!(stdout.lock(), "{line}");
+    })
+}

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
-use tama_engine::egtb::{Signature, TableIndex, Tablebase, Wdl, MAX_PIECES};
+use tama_engine::egtb::{PositionSampler, Signature, Tablebase, Wdl, MAX_PIECES};
 use tama_engine::movegen::legal_moves;
 use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, Searcher};
@@ -193,16 +193,16 @@ pub struct Skipped {
 /// counted.
 pub fn draw(tb: &Tablebase, pieces: u32, n: usize, seed: u64) -> Result<(Vec<Judged>, Skipped)> {
     let rules = tb.rules();
-    let indexes: Vec<TableIndex> = Signature::build_order(pieces)
+    let signatures: Vec<Signature> = Signature::build_order(pieces)
         .into_iter()
         .filter(|s| s.pieces() == pieces)
         .map(|s| {
             tb.table(s)
-                .map(|_| TableIndex::new(s))
+                .map(|_| s)
                 .with_context(|| format!("no table {s} in {}", dir_of(tb)))
         })
         .collect::<Result<_>>()?;
-    let entries: u64 = indexes.iter().map(TableIndex::len).sum();
+    let sampler = PositionSampler::new(signatures);
     let mut rng = Rng::new(seed);
     let (mut out, mut skipped) = (Vec::with_capacity(n), Skipped::default());
     let mut drawn = 0u64;
@@ -211,23 +211,9 @@ pub fn draw(tb: &Tablebase, pieces: u32, n: usize, seed: u64) -> Result<(Vec<Jud
         if drawn > 1000 * (n as u64 + 1) {
             bail!("the tables of {pieces} pieces hold too few positions with a choice to make");
         }
-        let mut e = rng.below(entries);
-        let index = indexes
-            .iter()
-            .find(|ix| {
-                let inside = e < ix.len();
-                if !inside {
-                    e -= ix.len();
-                }
-                inside
-            })
-            .expect("an entry below the total is in some table");
-        // Unused numbers (the second half of a symmetric lead) stand for
-        // no position.
-        if index.positions_of(e) == 0 {
+        let Some(pos) = sampler.draw(&mut rng, rules) else {
             continue;
-        }
-        let pos = index.placement(e).to_position(rules);
+        };
         let judged = judge(tb, &pos)?;
         match judged.moves.len() {
             0 => skipped.over += 1,

@@ -131,7 +131,7 @@ fn civil_date(days: u64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::{Arc, Mutex};
+    use crate::test_sink::SharedSink;
     use std::time::Duration;
 
     fn time_text(secs: u64, ms: u64) -> String {
@@ -154,27 +154,13 @@ mod tests {
         assert_eq!(time_text(1_700_000_000, 123), "2023-11-14T22:13:20.123Z");
     }
 
-    /// A sink the test can read back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
     #[test]
     fn every_line_of_a_text_is_marked() {
-        let sink = Shared::default();
+        let sink = SharedSink::default();
         let mut log = DebugLog::to(Box::new(sink.clone()), "x");
         log.write(Direction::Received, "uci").unwrap();
         log.write(Direction::Sent, "id name Tama\nuciok").unwrap();
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let text = sink.text();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3, "{text}");
         for (line, want) in lines.iter().zip([">> uci", "<< id name Tama", "<< uciok"]) {

@@ -16,6 +16,8 @@ pub mod options;
 mod output;
 mod search_job;
 pub mod session;
+#[cfg(test)]
+mod test_sink;
 pub mod text;
 pub mod uci;
 

@@ -136,32 +136,13 @@ pub fn checked_line(root: &Position, pv: &[Move]) -> Vec<(Position, Move)> {
 mod tests {
     use super::*;
     use crate::session::Session;
+    use crate::test_sink::SharedSink;
     use crate::uci::UciReporter;
     use std::io;
 
-    /// Output the test can read back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Shared {
-        fn text(&self) -> String {
-            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-        }
-    }
-
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
     /// A disk that fills up after `room` bytes.
     struct Filling {
-        written: Shared,
+        written: SharedSink,
         room: usize,
     }
 
@@ -180,9 +161,9 @@ mod tests {
 
     #[test]
     fn a_log_that_cannot_be_written_is_reported_once_and_closed() {
-        let stdout = Shared::default();
+        let stdout = SharedSink::default();
         let out = Out::new(Box::new(stdout.clone()));
-        let logged = Shared::default();
+        let logged = SharedSink::default();
         let disk = Filling {
             written: logged.clone(),
             room: 100,

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::time::Instant;
 use tama_engine::egtb::{
     blocks_decompressed, build, build_job, compress_dir, find_job, jobs, BuildOptions,
-    CompressOptions, Placement, Progress, Signature, TableIndex, Tablebase, HEADER_LEN,
+    CompressOptions, Placement, PositionSampler, Progress, Signature, Tablebase, HEADER_LEN,
 };
 use tama_engine::rng::Rng;
 use tama_engine::Position;
@@ -328,29 +328,11 @@ fn bench_command(a: &EgtbBenchArgs) -> Result<()> {
         headers.len(),
         bytes as f64 / entries as f64
     );
-    let indexes: Vec<TableIndex> = headers
-        .iter()
-        .map(|h| TableIndex::new(h.signature))
-        .collect();
+    let sampler = PositionSampler::new(headers.iter().map(|h| h.signature));
     let mut rng = Rng::new(a.seed);
     let mut positions = Vec::with_capacity(a.probes as usize);
     while (positions.len() as u64) < a.probes {
-        let mut e = rng.below(entries);
-        let index = indexes
-            .iter()
-            .find(|ix| {
-                let inside = e < ix.len();
-                if !inside {
-                    e -= ix.len();
-                }
-                inside
-            })
-            .expect("an entry below the total is in some table");
-        // Unused numbers (the second half of a symmetric lead) stand for
-        // no position.
-        if index.positions_of(e) > 0 {
-            positions.push(index.placement(e).to_position(rules));
-        }
+        positions.extend(sampler.draw(&mut rng, rules));
     }
     // Three passes: the first also pays for reading the files into memory.
     for pass in 1..=3 {

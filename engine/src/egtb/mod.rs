@@ -12,6 +12,7 @@ mod index;
 mod jobs;
 mod placement;
 mod probe;
+mod sample;
 mod signature;
 mod unmove;
 mod value;
@@ -25,6 +26,7 @@ pub use index::TableIndex;
 pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job, JobError};
 pub use placement::Placement;
 pub use probe::{EgtbError, Table, Tablebase};
+pub use sample::PositionSampler;
 pub use signature::{Signature, SignatureError, MAX_PIECES};
 pub use value::{Value, Wdl};
 

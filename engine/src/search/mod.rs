@@ -357,9 +357,9 @@ impl Searcher {
         self.lag.observe(game, limits);
         let level = self.options.skill_level;
         let mut outcome = if level < skill::MAX_SKILL_LEVEL && !self.options.baseline() {
-            self.search_at_level(level, game, limits, control, info)
+            self.search_at_level(level, game, limits, started, control, info)
         } else {
-            self.search_full(game, limits, control, info)
+            self.search_full(game, limits, started, control, info)
         };
         self.lag.record(game, limits, started.elapsed());
         // Early answers (a forced move, the tables' one move) too.
@@ -367,16 +367,16 @@ impl Searcher {
         outcome
     }
 
-    /// The search at full strength, on a clock that started when
-    /// `limits` were received.
+    /// The search at full strength, on a clock that started at `started`
+    /// (when `limits` were received).
     fn search_full(
         &mut self,
         game: &Game,
         limits: &SearchLimits,
+        started: Instant,
         control: &SearchControl,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let started = limits.received.unwrap_or_else(Instant::now);
         let root = *game.position();
         let mut moves = movegen::legal_moves(&root);
         if moves.is_empty() {

@@ -22,6 +22,7 @@ use super::{SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rng::Rng;
+use std::time::Instant;
 
 /// The strongest level: full strength, no limit and no choice.
 pub const MAX_SKILL_LEVEL: u32 = 9;
@@ -135,6 +136,7 @@ impl Searcher {
         level: u32,
         game: &Game,
         limits: &SearchLimits,
+        started: Instant,
         control: &SearchControl,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
@@ -162,7 +164,7 @@ impl Searcher {
                 info(i);
             }
         };
-        let mut outcome = self.search_full(game, &limited, control, &mut report);
+        let mut outcome = self.search_full(game, &limited, started, control, &mut report);
         self.options = saved;
         // Only completed iterations report their lines (all of them, best
         // first); none completed: the search's own answer.

@@ -70,7 +70,7 @@ pub fn count(pos: &Position) -> usize {
 }
 
 /// Whether the side to move must capture.
-#[inline]
+#[inline(always)]
 pub fn has_capture(pos: &Position) -> bool {
     outline::has_capture(pos)
 }

@@ -28,10 +28,7 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
         Captures::Single(single) => single.push_all(pos, list),
         Captures::Search { first, .. } => {
             capture::search_from(pos, first.origins, &mut capture::DistinctMoves { list });
-            // Kings that turned out to have no capture.
-            if list.is_empty() {
-                quiet::generate(pos, list);
-            }
+            debug_assert!(!list.is_empty(), "the route search finds the captures");
         }
     }
 }
@@ -60,11 +57,7 @@ pub fn count(pos: &Position) -> usize {
                 first.origins,
                 &mut capture::DistinctMoves { list: &mut list },
             );
-            if list.is_empty() {
-                quiet::count(pos)
-            } else {
-                list.len()
-            }
+            list.len()
         }
     }
 }
@@ -103,8 +96,7 @@ pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Mov
 /// What the side to move's captures are, as far as the whole board tells
 /// without a route search (`capture_outline`).
 pub(crate) enum CaptureOutline {
-    /// No capture: the legal moves are the men's quiet moves (the side has
-    /// no king).
+    /// No capture: the legal moves are the quiet ones.
     None,
     /// Every capture is a single jump of a man, and every one is legal.
     SingleJumps {
@@ -113,8 +105,8 @@ pub(crate) enum CaptureOutline {
         /// Whether one of them ends on the promotion rank (and crowns).
         promotes: bool,
     },
-    /// The side has a king, or a man may jump on: the route search
-    /// decides (`generate`).
+    /// A king captures, or a man may jump on: the route search decides
+    /// (`generate`).
     Routes,
 }
 

@@ -92,17 +92,12 @@ fn exchange_pays(child: &Position, kings: bool, chain: bool, owed: u32) -> bool 
             movegen::generate(&after, &mut list);
             second_sacrifice_pays(&after, &list, given)
         }
+        // Captures the route search must list (the sacrificer's quiet
+        // moves are `None`, kings or not).
         CaptureOutline::Routes => {
             movegen::generate(&after, &mut list);
-            if list.iter().any(|m| m.promotes) {
-                return true;
-            }
-            if list.first().is_some_and(|m| m.is_capture()) {
-                return list
-                    .iter()
-                    .any(|m| weight(m.captures, their_kings) >= given);
-            }
-            chain && second_sacrifice_pays(&after, &list, given)
+            list.iter()
+                .any(|m| m.promotes || weight(m.captures, their_kings) >= given)
         }
     }
 }

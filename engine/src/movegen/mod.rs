@@ -83,8 +83,15 @@ pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Mov
             single.push_all(pos, scratch);
             scratch.first().copied()
         }
-        Captures::Search { .. } => {
-            generate(pos, scratch);
+        Captures::Search { first, .. } => {
+            // The route search straight from the outline just read (as
+            // `generate` does, without reading it again).
+            scratch.clear();
+            capture::search_from(
+                pos,
+                first.origins,
+                &mut capture::DistinctMoves { list: scratch },
+            );
             match scratch.as_slice() {
                 [m] if m.is_capture() => Some(*m),
                 _ => None,

@@ -68,12 +68,33 @@ pub fn has_capture(pos: &Position) -> bool {
     outline::has_capture(pos)
 }
 
-/// The one legal move of the side to move when it is a capture (a forced
-/// capture), else `None`. Reads it off the whole board when the captures
-/// are single jumps of men, the common case, and builds the move list
-/// (into `scratch`) only when the route search must decide.
-pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Move> {
+/// The captures the side to move must make, in outline: what
+/// `captures_due` read off the whole board, for `forced_capture`.
+pub(crate) struct CapturesDue(Captures);
+
+/// The outline of the side to move's captures, or `None` when it has no
+/// capture: `has_capture` and the start of `forced_capture` in one
+/// reading, for callers that ask both (the shot test, of millions of
+/// positions).
+#[inline(always)]
+pub(crate) fn captures_due(pos: &Position) -> Option<CapturesDue> {
     match outline::classify(pos) {
+        Captures::None => None,
+        captures => Some(CapturesDue(captures)),
+    }
+}
+
+/// The one legal move of `pos` when it is a capture (a forced capture),
+/// else `None`, from the outline of its captures (`captures_due`). Reads
+/// it off the whole board when the captures are single jumps of men, the
+/// common case, and builds the move list (into `scratch`) only when the
+/// route search must decide.
+pub(crate) fn forced_capture(
+    pos: &Position,
+    due: CapturesDue,
+    scratch: &mut MoveList,
+) -> Option<Move> {
+    match due.0 {
         Captures::None => None,
         Captures::Single(single) => {
             if single.count() != 1 {
@@ -84,7 +105,7 @@ pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Mov
             scratch.first().copied()
         }
         Captures::Search { first, .. } => {
-            // The route search straight from the outline just read (as
+            // The route search straight from the outline already read (as
             // `generate` does, without reading it again).
             scratch.clear();
             capture::search_from(

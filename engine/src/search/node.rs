@@ -401,19 +401,16 @@ impl<'a> Worker<'a> {
             0 => false,
             1 => movegen::has_capture(child),
             2 => movegen::has_capture(child) && movegen::count(child) == 1,
-            // The cheap test first: most quiet moves leave no capture, and
-            // those need no move list.
-            _ => {
-                movegen::has_capture(child)
-                    && shot::may_be_shot(
-                        child,
-                        depth,
-                        ShotTest {
-                            kings: t.shot_kings,
-                            chain_depth: t.shot_chain_depth,
-                        },
-                    )
-            }
+            // Most quiet moves leave no capture, which the shot test reads
+            // first, inline.
+            _ => shot::may_be_shot(
+                child,
+                depth,
+                ShotTest {
+                    kings: t.shot_kings,
+                    chain_depth: t.shot_chain_depth,
+                },
+            ),
         }
     }
 

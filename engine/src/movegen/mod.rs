@@ -22,8 +22,19 @@ use arrayvec::ArrayVec;
 
 /// All legal moves, each distinct move exactly once.
 pub fn generate(pos: &Position, list: &mut MoveList) {
+    generate_from(pos, outline::classify(pos), list);
+}
+
+/// `generate` of a position whose side to move must capture, from the
+/// outline of its captures (`captures_due`), not read again.
+pub(crate) fn generate_captures(pos: &Position, due: CapturesDue, list: &mut MoveList) {
+    generate_from(pos, due.0, list);
+}
+
+#[inline(always)]
+fn generate_from(pos: &Position, captures: Captures, list: &mut MoveList) {
     list.clear();
-    match outline::classify(pos) {
+    match captures {
         Captures::None => quiet::generate(pos, list),
         Captures::Single(single) => single.push_all(pos, list),
         Captures::Search { first, .. } => {

@@ -14,7 +14,7 @@ use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUN
 use super::shot::{self, ShotTest};
 use super::tt::PackedMove;
 use super::worker::Worker;
-use crate::movegen;
+use crate::movegen::{self, CapturesDue};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use arrayvec::ArrayVec;
@@ -460,8 +460,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply).0;
         }
-        if movegen::has_capture(pos) {
-            return self.qsearch_captures(pos, alpha, beta, ply);
+        if let Some(due) = movegen::captures_due(pos) {
+            return self.qsearch_captures(pos, due, alpha, beta, ply);
         }
         let (eval, moves) = self.evaluate(pos, ply);
         if moves == 0 {
@@ -470,11 +470,18 @@ impl<'a> Worker<'a> {
         eval
     }
 
-    /// Quiescence over the captures of `pos`, which must capture (so they
-    /// are all its legal moves; fail-soft).
-    fn qsearch_captures(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence over the captures of `pos`, which must capture (`due`;
+    /// so they are all its legal moves; fail-soft).
+    fn qsearch_captures(
+        &mut self,
+        pos: &Position,
+        due: CapturesDue,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         let mut list = MoveList::new();
-        movegen::generate(pos, &mut list);
+        movegen::generate_captures(pos, due, &mut list);
         let mut best = -INF;
         for mv in &list {
             let child = pos.play(mv);

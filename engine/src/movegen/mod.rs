@@ -31,6 +31,12 @@ pub(crate) fn generate_captures(pos: &Position, due: CapturesDue, list: &mut Mov
     generate_from(pos, due.0, list);
 }
 
+/// `generate` from what `captures_due` said of `pos`: its captures, or
+/// (`None`) its quiet moves.
+pub(crate) fn generate_as_due(pos: &Position, due: Option<CapturesDue>, list: &mut MoveList) {
+    generate_from(pos, due.map_or(Captures::None, |d| d.0), list);
+}
+
 #[inline(always)]
 fn generate_from(pos: &Position, captures: Captures, list: &mut MoveList) {
     list.clear();

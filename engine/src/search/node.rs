@@ -96,8 +96,10 @@ impl<'a> Worker<'a> {
             return score;
         }
 
-        // Step 4. Internal iterative reduction.
-        let capture = movegen::has_capture(pos);
+        // Step 4. Internal iterative reduction. (Whether captures are due
+        // is read once, for the move list of step 6 too.)
+        let due = movegen::captures_due(pos);
+        let capture = due.is_some();
         depth -= self.internal_iterative_reduction(tt_move, depth);
 
         // Step 5. Reverse futility pruning.
@@ -116,7 +118,7 @@ impl<'a> Worker<'a> {
 
         // Step 6. The moves: a side without one has lost.
         let mut list = MoveList::new();
-        movegen::generate(pos, &mut list);
+        movegen::generate_as_due(pos, due, &mut list);
         if list.is_empty() {
             return mated_in(ply);
         }

@@ -271,13 +271,21 @@ impl PatternParams {
     }
 }
 
+/// Room for a region's configurations in `PatternTable`: the power of two
+/// above `CONFIGS`, so that a configuration masked to it is in bounds by
+/// construction. (A configuration is always below `CONFIGS`, and the mask
+/// changes nothing, but the compiler cannot see that through `ROW`: each
+/// of the evaluation's lookups paid a bounds check.) The slots from
+/// `CONFIGS` on are never read, so they cost address space, not cache.
+const CONFIG_ROOM: usize = CONFIGS.next_power_of_two();
+
 /// The expanded table: `[opening, endgame]` per (region, configuration).
-/// Regions are its outer index, of fixed size, so that reading a region
-/// the evaluation names by a constant needs no bounds check.
+/// Regions are its outer indices (band, then file), of fixed size, so that
+/// reading a region needs no bounds check for its file and one per band.
 #[derive(Clone)]
 pub struct PatternTable {
     params: PatternParams,
-    table: Box<[[[i16; 2]; CONFIGS]; REGIONS]>,
+    table: Box<[[[[i16; 2]; CONFIG_ROOM]; CORNER_FILES]; CORNER_RANKS]>,
     /// Unique to the weights: tables made apart have different ids, a
     /// clone (the same weights) the same.
     id: u64,
@@ -289,15 +297,19 @@ impl PatternTable {
         let layout = Layout::get();
         assert_eq!(params.opening.len(), layout.params());
         assert_eq!(params.endgame.len(), layout.params());
-        let mut table: Box<[[[i16; 2]; CONFIGS]; REGIONS]> = vec![[[0i16; 2]; CONFIGS]; REGIONS]
-            .into_boxed_slice()
-            .try_into()
-            .expect("REGIONS regions");
-        for (i, entry) in table.iter_mut().flatten().enumerate() {
-            if let Some((p, negated)) = layout.slots[i].get() {
-                // Parameters keep to -32767..=32767, so negation cannot overflow.
-                let (o, e) = (params.opening[p], params.endgame[p]);
-                *entry = if negated { [-o, -e] } else { [o, e] };
+        let mut table: Box<[[[[i16; 2]; CONFIG_ROOM]; CORNER_FILES]; CORNER_RANKS]> =
+            vec![[[[0i16; 2]; CONFIG_ROOM]; CORNER_FILES]; CORNER_RANKS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("CORNER_RANKS bands");
+        for region in 0..REGIONS {
+            let configs = &mut table[region / CORNER_FILES][region % CORNER_FILES];
+            for (config, entry) in configs[..CONFIGS].iter_mut().enumerate() {
+                if let Some((p, negated)) = layout.slot(region, config).get() {
+                    // Parameters keep to -32767..=32767, so negation cannot overflow.
+                    let (o, e) = (params.opening[p], params.endgame[p]);
+                    *entry = if negated { [-o, -e] } else { [o, e] };
+                }
             }
         }
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -327,7 +339,8 @@ impl PatternTable {
     pub fn sums(&self, white_men: u64, black_men: u64) -> Sums {
         let mut s = Sums::default();
         for_each_config(white_men, black_men, |region, config| {
-            let w = self.table[region][config];
+            let w = self.table[region / CORNER_FILES][region % CORNER_FILES]
+                [config & (CONFIG_ROOM - 1)];
             s.opening += w[0] as i32;
             s.endgame += w[1] as i32;
         });
@@ -348,7 +361,7 @@ impl PatternTable {
         for file in 0..CORNER_FILES {
             let config = ROW[(lower >> file) & mask] as usize
                 + ROW_CONFIGS * ROW[(upper >> file) & mask] as usize;
-            let w = self.table[band * CORNER_FILES + file][config];
+            let w = self.table[band][file][config & (CONFIG_ROOM - 1)];
             s.opening += w[0] as i32;
             s.endgame += w[1] as i32;
         }

@@ -22,16 +22,30 @@ use arrayvec::ArrayVec;
 
 /// All legal moves, each distinct move exactly once.
 pub fn generate(pos: &Position, list: &mut MoveList) {
+    generate_from(pos, outline::classify(pos), list);
+}
+
+/// `generate` of a position whose side to move must capture, from the
+/// outline of its captures (`captures_due`), not read again.
+pub(crate) fn generate_captures(pos: &Position, due: CapturesDue, list: &mut MoveList) {
+    generate_from(pos, due.0, list);
+}
+
+/// `generate` from what `captures_due` said of `pos`: its captures, or
+/// (`None`) its quiet moves.
+pub(crate) fn generate_as_due(pos: &Position, due: Option<CapturesDue>, list: &mut MoveList) {
+    generate_from(pos, due.map_or(Captures::None, |d| d.0), list);
+}
+
+#[inline(always)]
+fn generate_from(pos: &Position, captures: Captures, list: &mut MoveList) {
     list.clear();
-    match outline::classify(pos) {
+    match captures {
         Captures::None => quiet::generate(pos, list),
         Captures::Single(single) => single.push_all(pos, list),
         Captures::Search { first, .. } => {
             capture::search_from(pos, first.origins, &mut capture::DistinctMoves { list });
-            // Kings that turned out to have no capture.
-            if list.is_empty() {
-                quiet::generate(pos, list);
-            }
+            debug_assert!(!list.is_empty(), "the route search finds the captures");
         }
     }
 }
@@ -60,27 +74,44 @@ pub fn count(pos: &Position) -> usize {
                 first.origins,
                 &mut capture::DistinctMoves { list: &mut list },
             );
-            if list.is_empty() {
-                quiet::count(pos)
-            } else {
-                list.len()
-            }
+            list.len()
         }
     }
 }
 
 /// Whether the side to move must capture.
-#[inline]
+#[inline(always)]
 pub fn has_capture(pos: &Position) -> bool {
     outline::has_capture(pos)
 }
 
-/// The one legal move of the side to move when it is a capture (a forced
-/// capture), else `None`. Reads it off the whole board when the captures
-/// are single jumps of men, the common case, and builds the move list
-/// (into `scratch`) only when the route search must decide.
-pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Move> {
+/// The captures the side to move must make, in outline: what
+/// `captures_due` read off the whole board, for `forced_capture`.
+pub(crate) struct CapturesDue(Captures);
+
+/// The outline of the side to move's captures, or `None` when it has no
+/// capture: `has_capture` and the start of `forced_capture` in one
+/// reading, for callers that ask both (the shot test, of millions of
+/// positions).
+#[inline(always)]
+pub(crate) fn captures_due(pos: &Position) -> Option<CapturesDue> {
     match outline::classify(pos) {
+        Captures::None => None,
+        captures => Some(CapturesDue(captures)),
+    }
+}
+
+/// The one legal move of `pos` when it is a capture (a forced capture),
+/// else `None`, from the outline of its captures (`captures_due`). Reads
+/// it off the whole board when the captures are single jumps of men, the
+/// common case, and builds the move list (into `scratch`) only when the
+/// route search must decide.
+pub(crate) fn forced_capture(
+    pos: &Position,
+    due: CapturesDue,
+    scratch: &mut MoveList,
+) -> Option<Move> {
+    match due.0 {
         Captures::None => None,
         Captures::Single(single) => {
             if single.count() != 1 {
@@ -90,8 +121,15 @@ pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Mov
             single.push_all(pos, scratch);
             scratch.first().copied()
         }
-        Captures::Search { .. } => {
-            generate(pos, scratch);
+        Captures::Search { first, .. } => {
+            // The route search straight from the outline already read (as
+            // `generate` does, without reading it again).
+            scratch.clear();
+            capture::search_from(
+                pos,
+                first.origins,
+                &mut capture::DistinctMoves { list: scratch },
+            );
             match scratch.as_slice() {
                 [m] if m.is_capture() => Some(*m),
                 _ => None,
@@ -103,8 +141,7 @@ pub(crate) fn only_capture(pos: &Position, scratch: &mut MoveList) -> Option<Mov
 /// What the side to move's captures are, as far as the whole board tells
 /// without a route search (`capture_outline`).
 pub(crate) enum CaptureOutline {
-    /// No capture: the legal moves are the men's quiet moves (the side has
-    /// no king).
+    /// No capture: the legal moves are the quiet ones.
     None,
     /// Every capture is a single jump of a man, and every one is legal.
     SingleJumps {
@@ -113,8 +150,8 @@ pub(crate) enum CaptureOutline {
         /// Whether one of them ends on the promotion rank (and crowns).
         promotes: bool,
     },
-    /// The side has a king, or a man may jump on: the route search
-    /// decides (`generate`).
+    /// A king captures, or a man may jump on: the route search decides
+    /// (`generate`).
     Routes,
 }
 

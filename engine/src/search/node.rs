@@ -14,7 +14,7 @@ use super::score::{draw_score, is_mate, mate_in, mated_in, Bound, INF, MATE_BOUN
 use super::shot::{self, ShotTest};
 use super::tt::PackedMove;
 use super::worker::Worker;
-use crate::movegen;
+use crate::movegen::{self, CapturesDue};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use arrayvec::ArrayVec;
@@ -96,8 +96,10 @@ impl<'a> Worker<'a> {
             return score;
         }
 
-        // Step 4. Internal iterative reduction.
-        let capture = movegen::has_capture(pos);
+        // Step 4. Internal iterative reduction. (Whether captures are due
+        // is read once, for the move list of step 6 too.)
+        let due = movegen::captures_due(pos);
+        let capture = due.is_some();
         depth -= self.internal_iterative_reduction(tt_move, depth);
 
         // Step 5. Reverse futility pruning.
@@ -116,7 +118,7 @@ impl<'a> Worker<'a> {
 
         // Step 6. The moves: a side without one has lost.
         let mut list = MoveList::new();
-        movegen::generate(pos, &mut list);
+        movegen::generate_as_due(pos, due, &mut list);
         if list.is_empty() {
             return mated_in(ply);
         }
@@ -401,19 +403,16 @@ impl<'a> Worker<'a> {
             0 => false,
             1 => movegen::has_capture(child),
             2 => movegen::has_capture(child) && movegen::count(child) == 1,
-            // The cheap test first: most quiet moves leave no capture, and
-            // those need no move list.
-            _ => {
-                movegen::has_capture(child)
-                    && shot::may_be_shot(
-                        child,
-                        depth,
-                        ShotTest {
-                            kings: t.shot_kings,
-                            chain_depth: t.shot_chain_depth,
-                        },
-                    )
-            }
+            // Most quiet moves leave no capture, which the shot test reads
+            // first, inline.
+            _ => shot::may_be_shot(
+                child,
+                depth,
+                ShotTest {
+                    kings: t.shot_kings,
+                    chain_depth: t.shot_chain_depth,
+                },
+            ),
         }
     }
 
@@ -463,8 +462,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply).0;
         }
-        if movegen::has_capture(pos) {
-            return self.qsearch_captures(pos, alpha, beta, ply);
+        if let Some(due) = movegen::captures_due(pos) {
+            return self.qsearch_captures(pos, due, alpha, beta, ply);
         }
         let (eval, moves) = self.evaluate(pos, ply);
         if moves == 0 {
@@ -473,11 +472,18 @@ impl<'a> Worker<'a> {
         eval
     }
 
-    /// Quiescence over the captures of `pos`, which must capture (so they
-    /// are all its legal moves; fail-soft).
-    fn qsearch_captures(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence over the captures of `pos`, which must capture (`due`;
+    /// so they are all its legal moves; fail-soft).
+    fn qsearch_captures(
+        &mut self,
+        pos: &Position,
+        due: CapturesDue,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         let mut list = MoveList::new();
-        movegen::generate(pos, &mut list);
+        movegen::generate_captures(pos, due, &mut list);
         let mut best = -INF;
         for mv in &list {
             let child = pos.play(mv);

@@ -11,7 +11,7 @@
 //! the others are reduced and pruned like any quiet move.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::{self, CaptureOutline};
+use crate::movegen::{self, CaptureOutline, CapturesDue};
 use crate::moves::MoveList;
 use crate::position::Position;
 
@@ -40,6 +40,7 @@ fn weight(captured: Bitboard, kings: Bitboard) -> u32 {
 /// `child` follows a quiet move of the side that is now not to move.
 /// Whether that move is a forcing sacrifice (the side to move has exactly
 /// one legal move, a capture) that may be a shot at `depth`.
+#[inline(always)]
 pub(super) fn may_be_shot(child: &Position, depth: i32, test: ShotTest) -> bool {
     let chain = test.chain_depth > 0 && depth >= test.chain_depth;
     exchange_pays(child, test.kings, chain, 0)
@@ -55,14 +56,32 @@ pub(super) fn may_be_shot(child: &Position, depth: i32, test: ShotTest) -> bool 
 /// as one combination, not each sacrifice alone, is what keeps the chain
 /// cheap: most second sacrifices win back their own man only.
 ///
-/// It runs for every late quiet move that leaves a capture, so it reads
-/// what it can off the whole board (`movegen::only_capture`,
-/// `capture_outline`, `quiet_promotion`) and lists moves only where the
-/// route search or the chain needs them; the positions it makes are never
-/// looked up in the table, so they go unhashed.
+/// It runs for every late quiet move, and for every quiet move of a
+/// chain, so it reads what it can off the whole board
+/// (`movegen::captures_due`, `forced_capture`, `capture_outline`,
+/// `quiet_promotion`) and lists moves only where the route search or the
+/// chain needs them; the positions it makes are never looked up in the
+/// table, so they go unhashed.
+#[inline(always)]
 fn exchange_pays(child: &Position, kings: bool, chain: bool, owed: u32) -> bool {
+    // Most of the positions it is asked about have no capture: that is
+    // read inline, and the same reading goes on to the forced capture.
+    match movegen::captures_due(child) {
+        None => false,
+        Some(due) => forced_exchange_pays(child, due, kings, chain, owed),
+    }
+}
+
+/// `exchange_pays` of `child`, whose side to move must capture (`due`).
+fn forced_exchange_pays(
+    child: &Position,
+    due: CapturesDue,
+    kings: bool,
+    chain: bool,
+    owed: u32,
+) -> bool {
     let mut list = MoveList::new();
-    let Some(reply) = movegen::only_capture(child, &mut list) else {
+    let Some(reply) = movegen::forced_capture(child, due, &mut list) else {
         return false;
     };
     let sacrificer = child.side_to_move().opponent();
@@ -92,17 +111,12 @@ fn exchange_pays(child: &Position, kings: bool, chain: bool, owed: u32) -> bool 
             movegen::generate(&after, &mut list);
             second_sacrifice_pays(&after, &list, given)
         }
+        // Captures the route search must list (the sacrificer's quiet
+        // moves are `None`, kings or not).
         CaptureOutline::Routes => {
             movegen::generate(&after, &mut list);
-            if list.iter().any(|m| m.promotes) {
-                return true;
-            }
-            if list.first().is_some_and(|m| m.is_capture()) {
-                return list
-                    .iter()
-                    .any(|m| weight(m.captures, their_kings) >= given);
-            }
-            chain && second_sacrifice_pays(&after, &list, given)
+            list.iter()
+                .any(|m| m.promotes || weight(m.captures, their_kings) >= given)
         }
     }
 }
@@ -111,12 +125,11 @@ fn exchange_pays(child: &Position, kings: bool, chain: bool, owed: u32) -> bool 
 /// `after`, is a forcing sacrifice whose exchange pays back `given` as
 /// well as its own.
 fn second_sacrifice_pays(after: &Position, quiets: &MoveList, given: u32) -> bool {
-    // The cheap test first: most quiet moves leave the opponent nothing to
-    // capture, and those need no move list.
-    quiets.iter().any(|m| {
-        let next = after.play_unhashed(m);
-        movegen::has_capture(&next) && exchange_pays(&next, false, false, given)
-    })
+    // Most quiet moves leave the opponent nothing to capture, which
+    // `exchange_pays` reads inline before anything else.
+    quiets
+        .iter()
+        .any(|m| exchange_pays(&after.play_unhashed(m), false, false, given))
 }
 
 #[cfg(test)]

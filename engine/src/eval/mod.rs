@@ -20,10 +20,12 @@
 //! model sums exactly in 1/1024 centi-men and rounds once: its thousands of
 //! weights are fractions of a centi-man, which row rounding would lose.
 //! Every rounding is towards zero, so that a position and its
-//! colour-flipped image score the same. A lone king against a lone king is
-//! a draw (0) whatever the weights.
+//! colour-flipped image score the same. A material balance the endgame
+//! databases show drawn (`endgame`: one piece a side) scores 0 whatever
+//! the weights.
 
 pub mod accumulator;
+pub mod endgame;
 pub mod file;
 pub mod hand;
 pub mod pattern;

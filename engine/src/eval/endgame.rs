@@ -15,6 +15,18 @@
 //! captures (quiescence never evaluates one), so the rule only answers
 //! for positions where the side to move has nothing to take.
 
+//!
+//! More generally, a side left with a single piece never wins but by a
+//! capture at once: in every table up to 4 pieces of both variants where
+//! the lone piece is to move (KvKK, KvMM, KvKMM, KvMMM, ...) the longest
+//! win is one ply, and where the other side is to move it loses nothing
+//! (MMvK, MMMvK, KMvK, ...: no loss). To win, the lone piece would have
+//! to take every enemy piece, and each capture it threatens is parried
+//! the way a lone piece parries them. The weights, which count a king as
+//! two and a half men, rate a king ahead of two or three men that in
+//! truth draw or win; so a lone piece keeps only a share of a lead, and
+//! each enemy piece beyond the first counts against it.
+
 use crate::position::Position;
 use crate::rules::Color;
 
@@ -22,6 +34,39 @@ use crate::rules::Color;
 #[inline(always)]
 pub fn known_draw(pos: &Position) -> bool {
     pos.occupied().count() == 2 && pos.pieces(Color::White).count() == 1
+}
+
+/// The share (1/`LONE_SHARE`) of its lead a side with a single piece
+/// keeps: not nothing, so that the search still tells a lone king's
+/// better squares from its worse ones.
+pub const LONE_SHARE: i32 = 8;
+
+/// What each enemy piece beyond the first costs a lone piece, centi-men:
+/// to draw it must take all but one of them, and the tables show its
+/// chances fall with each (Armenian, the lone king to move: KvMM draws
+/// 87% of positions, KvMMM 50%, KvMMMM 27%), while every capture brings
+/// it nearer the drawn one against one.
+pub const LONE_PER_PIECE: i32 = 50;
+
+/// White's score `white` (centi-men) as a side with a single piece can
+/// hope for: its lead cut to 1/`LONE_SHARE` (rounded towards zero, so
+/// colour-symmetric), less `LONE_PER_PIECE` for each enemy piece beyond
+/// the first.
+#[inline(always)]
+pub fn lone_piece_scaled(pos: &Position, white: i32) -> i32 {
+    let (w, b) = (
+        pos.pieces(Color::White).count() as i32,
+        pos.pieces(Color::Black).count() as i32,
+    );
+    if w == 1 && b >= 2 {
+        let lead = if white > 0 { white / LONE_SHARE } else { white };
+        lead - LONE_PER_PIECE * (b - 1)
+    } else if b == 1 && w >= 2 {
+        let lead = if white < 0 { white / LONE_SHARE } else { white };
+        lead + LONE_PER_PIECE * (w - 1)
+    } else {
+        white
+    }
 }
 
 #[cfg(test)]
@@ -44,6 +89,29 @@ mod tests {
             assert!(known_draw(&pos("W:WKa1:BKh8", rules)));
             assert!(known_draw(&pos("W:Wc3:Bf6", rules)));
         }
+    }
+
+    #[test]
+    fn a_lone_piece_keeps_little_of_a_lead() {
+        // 5  . b . . . b . .     A white king against three black men on
+        // 1  K . . . . . . .     b5, f5, h5 (Black moves down): the king
+        //                        takes one man at a time at most, the
+        // others crown, so White's lead on the weights is cut and two men
+        // beyond the first count against it; Black's lead is kept, less
+        // the same two.
+        let cut = 80 / LONE_SHARE - 2 * LONE_PER_PIECE;
+        let p = pos("W:WKa1:Bb5,f5,h5", Rules::ARMENIAN);
+        assert_eq!(lone_piece_scaled(&p, 80), cut);
+        assert_eq!(lone_piece_scaled(&p, -80), -80 - 2 * LONE_PER_PIECE);
+        let p = pos("B:WKa1:Bb5,f5,h5", Rules::ARMENIAN);
+        assert_eq!(lone_piece_scaled(&p, 80), cut);
+        // With two pieces a side the score is the weights'.
+        let p = pos("W:WKa1,c3:Bb5,f5", Rules::ARMENIAN);
+        assert_eq!(lone_piece_scaled(&p, 80), 80);
+        // The colours swapped: the same for Black.
+        let p = pos("B:Wb4,f4,h4:BKa8", Rules::TURKISH);
+        assert_eq!(lone_piece_scaled(&p, -80), -cut);
+        assert_eq!(lone_piece_scaled(&p, 80), 80 + 2 * LONE_PER_PIECE);
     }
 
     #[test]

@@ -438,7 +438,7 @@ fn pattern_scores_are_the_square_by_square_ones() {
                 let white_view = if f.known_draw {
                     0
                 } else {
-                    ((hand + patterns) / SCALE) as i32
+                    endgame::lone_piece_scaled(&p, ((hand + patterns) / SCALE) as i32)
                 };
                 let expected = match p.side_to_move() {
                     Color::White => white_view,

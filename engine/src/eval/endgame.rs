@@ -24,8 +24,9 @@
 //! to take every enemy piece, and each capture it threatens is parried
 //! the way a lone piece parries them. The weights, which count a king as
 //! two and a half men, rate a king ahead of two or three men that in
-//! truth draw or win; so a lone piece keeps only a share of a lead, and
-//! each enemy piece beyond the first counts against it.
+//! truth draw or win; so a lone piece's score has a ceiling below 0,
+//! lower for each enemy piece beyond the first, above which it keeps only
+//! a share of what the weights give it.
 
 use crate::position::Position;
 use crate::rules::Color;
@@ -36,34 +37,51 @@ pub fn known_draw(pos: &Position) -> bool {
     pos.occupied().count() == 2 && pos.pieces(Color::White).count() == 1
 }
 
-/// The share (1/`LONE_SHARE`) of its lead a side with a single piece
-/// keeps: not nothing, so that the search still tells a lone king's
-/// better squares from its worse ones.
+/// The share (1/`LONE_SHARE`) a side with a single piece keeps of what
+/// the weights give it above its ceiling (`lone_piece_scaled`): not
+/// nothing, so that the search still tells a lone king's better squares
+/// from its worse ones.
 pub const LONE_SHARE: i32 = 8;
 
-/// What each enemy piece beyond the first costs a lone piece, centi-men:
-/// to draw it must take all but one of them, and the tables show its
-/// chances fall with each (Armenian, the lone king to move: KvMM draws
-/// 87% of positions, KvMMM 50%, KvMMMM 27%), while every capture brings
-/// it nearer the drawn one against one.
+/// What each enemy piece beyond the first lowers a lone piece's ceiling,
+/// centi-men: to draw it must take all but one of them, and the tables
+/// show its chances fall with each (Armenian, the lone king to move:
+/// KvMM draws 87% of positions, KvMMM 50%, KvMMMM 27%), while every
+/// capture brings it nearer the drawn one against one.
 pub const LONE_PER_PIECE: i32 = 50;
 
+/// The most pieces on the board for which the lone-piece rule applies:
+/// what the tables cover.
+pub const LONE_MAX_PIECES: u32 = 5;
+
 /// White's score `white` (centi-men) as a side with a single piece can
-/// hope for: its lead cut to 1/`LONE_SHARE` (rounded towards zero, so
-/// colour-symmetric), less `LONE_PER_PIECE` for each enemy piece beyond
-/// the first.
+/// hope for, with at most `LONE_MAX_PIECES` on the board. Its ceiling is
+/// `LONE_PER_PIECE` below 0 for each enemy piece beyond the first; of
+/// what the weights give it above that it keeps 1/`LONE_SHARE` (rounded
+/// down from its side, so colour-symmetric). A score already below the
+/// ceiling is the weights': they know then that the lone piece is lost,
+/// and a search through a big capture is left as it was.
 #[inline(always)]
 pub fn lone_piece_scaled(pos: &Position, white: i32) -> i32 {
+    if pos.occupied().count() > LONE_MAX_PIECES {
+        return white;
+    }
     let (w, b) = (
         pos.pieces(Color::White).count() as i32,
         pos.pieces(Color::Black).count() as i32,
     );
+    let capped = |lone: i32, others: i32| {
+        let ceiling = -LONE_PER_PIECE * (others - 1);
+        if lone > ceiling {
+            ceiling + (lone - ceiling) / LONE_SHARE
+        } else {
+            lone
+        }
+    };
     if w == 1 && b >= 2 {
-        let lead = if white > 0 { white / LONE_SHARE } else { white };
-        lead - LONE_PER_PIECE * (b - 1)
+        capped(white, b)
     } else if b == 1 && w >= 2 {
-        let lead = if white < 0 { white / LONE_SHARE } else { white };
-        lead + LONE_PER_PIECE * (w - 1)
+        -capped(-white, w)
     } else {
         white
     }
@@ -92,17 +110,18 @@ mod tests {
     }
 
     #[test]
-    fn a_lone_piece_keeps_little_of_a_lead() {
+    fn a_lone_piece_keeps_little_above_its_ceiling() {
         // 5  . b . . . b . .     A white king against three black men on
         // 1  K . . . . . . .     b5, f5, h5 (Black moves down): the king
         //                        takes one man at a time at most, the
-        // others crown, so White's lead on the weights is cut and two men
-        // beyond the first count against it; Black's lead is kept, less
-        // the same two.
-        let cut = 80 / LONE_SHARE - 2 * LONE_PER_PIECE;
+        // others crown. Its ceiling is two men beyond the first below 0;
+        // of the weights' +80 above it, it keeps an eighth. A score below
+        // the ceiling stays.
+        let ceiling = -2 * LONE_PER_PIECE;
+        let cut = ceiling + (80 - ceiling) / LONE_SHARE;
         let p = pos("W:WKa1:Bb5,f5,h5", Rules::ARMENIAN);
         assert_eq!(lone_piece_scaled(&p, 80), cut);
-        assert_eq!(lone_piece_scaled(&p, -80), -80 - 2 * LONE_PER_PIECE);
+        assert_eq!(lone_piece_scaled(&p, ceiling - 1), ceiling - 1);
         let p = pos("B:WKa1:Bb5,f5,h5", Rules::ARMENIAN);
         assert_eq!(lone_piece_scaled(&p, 80), cut);
         // With two pieces a side the score is the weights'.
@@ -111,7 +130,10 @@ mod tests {
         // The colours swapped: the same for Black.
         let p = pos("B:Wb4,f4,h4:BKa8", Rules::TURKISH);
         assert_eq!(lone_piece_scaled(&p, -80), -cut);
-        assert_eq!(lone_piece_scaled(&p, 80), 80 + 2 * LONE_PER_PIECE);
+        assert_eq!(lone_piece_scaled(&p, 1 - ceiling), 1 - ceiling);
+        // Beyond the tables' pieces the weights decide alone.
+        let p = pos("W:WKa1:Bb5,c5,d5,f5,h5", Rules::ARMENIAN);
+        assert_eq!(lone_piece_scaled(&p, 80), 80);
     }
 
     #[test]

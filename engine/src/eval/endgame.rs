@@ -6,7 +6,7 @@
 //! the longest win one ply). Capture is orthogonal only, so a lone piece
 //! attacked along its rank or file steps off that line (a man forward or
 //! sideways, a king anywhere) and is never caught; a king cannot stop a
-//! lone man from crowning, and two kings make the same dance forever.
+//! lone man from crowning, and neither of two kings can force the other.
 //! The weights score a king against a man as a win of two men or more,
 //! which made the search trade into that draw from won positions and
 //! refuse it, from drawn ones, for a line that loses.
@@ -14,15 +14,14 @@
 //! The search reaches a position with a capture to make through its
 //! captures (quiescence never evaluates one), so the rule only answers
 //! for positions where the side to move has nothing to take.
-
 //!
 //! More generally, a side left with a single piece never wins but by a
 //! capture at once: in every table up to 4 pieces of both variants where
 //! the lone piece is to move (KvKK, KvMM, KvKMM, KvMMM, ...) the longest
 //! win is one ply, and where the other side is to move it loses nothing
 //! (MMvK, MMMvK, KMvK, ...: no loss). To win, the lone piece would have
-//! to take every enemy piece, and each capture it threatens is parried
-//! the way a lone piece parries them. The weights, which count a king as
+//! to take every enemy piece, and the pieces it threatens step off its
+//! lines as a lone piece does. The weights, which count a king as
 //! two and a half men, rate a king ahead of two or three men that in
 //! truth draw or win; so a lone piece's score has a ceiling below 0,
 //! lower for each enemy piece beyond the first, above which it keeps only

@@ -62,7 +62,7 @@ pub const LONE_MAX_PIECES: u32 = 5;
 /// and a search through a big capture is left as it was.
 #[inline(always)]
 pub fn lone_piece_scaled(pos: &Position, white: i32) -> i32 {
-    if pos.occupied().count() > LONE_MAX_PIECES {
+    if !lone_piece_rule_applies(pos) {
         return white;
     }
     let (w, b) = (
@@ -84,6 +84,24 @@ pub fn lone_piece_scaled(pos: &Position, white: i32) -> i32 {
     } else {
         white
     }
+}
+
+/// Whether `lone_piece_scaled` may change the score of `pos`: at most
+/// `LONE_MAX_PIECES` on the board, one side with a single piece and the
+/// other with more.
+#[inline(always)]
+pub fn lone_piece_rule_applies(pos: &Position) -> bool {
+    let pieces = pos.occupied().count();
+    let w = pos.pieces(Color::White).count();
+    pieces <= LONE_MAX_PIECES && pieces > 2 && (w == 1 || w == pieces - 1)
+}
+
+/// Whether the score of `pos` is not the weights' alone (a known draw,
+/// or the lone-piece rule): such positions teach the weights nothing, and
+/// the trainer leaves them out.
+#[inline(always)]
+pub fn overrides_the_weights(pos: &Position) -> bool {
+    known_draw(pos) || lone_piece_rule_applies(pos)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use crate::record::GameRecord;
 use std::time::Instant;
 use tama_engine::eval::hand::{self, TERMS};
 use tama_engine::eval::pattern::{self, Layout, PatternParams, PatternTable, REGIONS};
-use tama_engine::eval::{Model, VariantWeights};
+use tama_engine::eval::{endgame, Model, VariantWeights};
 use tama_engine::position::Position;
 use tama_engine::rng::Rng;
 use tama_engine::rules::Color;
@@ -183,10 +183,11 @@ struct Inputs {
     side: f64,
 }
 
-/// `None` for a known draw (scored 0 whatever the weights).
+/// `None` where the evaluation is not the weights' alone (a known draw,
+/// a lone piece: `eval::endgame`), which the weights cannot be fitted to.
 fn inputs(pos: &Position, model: Model) -> Option<Inputs> {
     let f = hand::features(pos);
-    if f.known_draw {
+    if f.known_draw || endgame::overrides_the_weights(pos) {
         return None;
     }
     let mut x = Inputs {

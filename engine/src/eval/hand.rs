@@ -143,7 +143,7 @@ pub struct Features {
     pub side_to_move_moves: u32,
     /// Pieces on the board (what the pattern phase follows).
     pub pieces: u32,
-    /// A lone king against a lone king: a draw whatever the weights.
+    /// A draw on material alone, whatever the weights (`endgame`).
     pub known_draw: bool,
 }
 
@@ -281,8 +281,7 @@ pub fn features(pos: &Position) -> Features {
     of[leader][TRADE_DOWN] = sign * men_lead * scale;
     of[leader][TRADE_DOWN_KING] = sign * kings_lead * scale;
 
-    let known_draw =
-        pieces == 2 && pos.pieces(Color::White).count() == 1 && pos.all_kings().count() == 2;
+    let known_draw = super::endgame::known_draw(pos);
     Features {
         of,
         side_to_move_moves: moves[us],

@@ -20,10 +20,13 @@
 //! model sums exactly in 1/1024 centi-men and rounds once: its thousands of
 //! weights are fractions of a centi-man, which row rounding would lose.
 //! Every rounding is towards zero, so that a position and its
-//! colour-flipped image score the same. A lone king against a lone king is
-//! a draw (0) whatever the weights.
+//! colour-flipped image score the same. A material balance the endgame
+//! databases show drawn (`endgame`: one piece a side) scores 0 whatever
+//! the weights, and a side left with a single piece keeps only a share of
+//! its lead (it never wins but by a capture at once).
 
 pub mod accumulator;
+pub mod endgame;
 pub mod file;
 pub mod hand;
 pub mod pattern;
@@ -298,6 +301,7 @@ pub fn evaluate_with_pattern_sums(
         return (0, f.side_to_move_moves);
     }
     let white = w.get(pos.rules().variant).score_white_with(pos, &f, sums);
+    let white = endgame::lone_piece_scaled(pos, white);
     let v = match pos.side_to_move() {
         Color::White => white,
         Color::Black => -white,
@@ -366,6 +370,10 @@ pub fn breakdown_with(pos: &Position, w: &Weights) -> EvalBreakdown {
         });
     }
     let (side_to_move, _) = evaluate_with_mobility(pos, w);
+    let total_white = match pos.side_to_move() {
+        Color::White => side_to_move,
+        Color::Black => -side_to_move,
+    };
     if f.known_draw {
         let white: i32 = terms.iter().map(|t| t.white).sum();
         let black: i32 = terms.iter().map(|t| t.black).sum();
@@ -374,11 +382,17 @@ pub fn breakdown_with(pos: &Position, w: &Weights) -> EvalBreakdown {
             white: -white,
             black: -black,
         });
+    } else {
+        let weights = set.score_white(pos, &f);
+        if weights != total_white {
+            // A lone piece's lead, cut (`endgame::lone_piece_scaled`).
+            terms.push(EvalTerm {
+                name: "lone-piece",
+                white: (total_white - weights).max(0),
+                black: (weights - total_white).max(0),
+            });
+        }
     }
-    let total_white = match pos.side_to_move() {
-        Color::White => side_to_move,
-        Color::Black => -side_to_move,
-    };
     EvalBreakdown {
         terms,
         total_white,

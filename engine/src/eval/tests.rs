@@ -125,17 +125,19 @@ fn king_is_worth_about_three_men() {
 }
 
 #[test]
-fn one_king_each_is_a_draw() {
+fn one_piece_each_is_a_draw() {
     let w = random_weights(2);
     for weights in [&w, &Weights::DEFAULT] {
         assert_eq!(evaluate_with_mobility(&pos("W:WKa1:BKh8"), weights).0, 0);
         assert_eq!(evaluate_with_mobility(&pos("B:WKd4:BKe6"), weights).0, 0);
+        // A king cannot catch a lone man (eval/endgame.rs).
+        assert_eq!(evaluate_with_mobility(&pos("W:WKa1:Bh6"), weights).0, 0);
         let b = breakdown_with(&pos("W:WKa1:BKh8"), weights);
         assert_eq!(b.total_white, 0);
         assert!(b.terms.iter().any(|t| t.name == "known-draw"));
     }
-    // A king against a man is not.
-    assert!(evaluate(&pos("W:WKa1:Bh6")) > 100);
+    // Two kings against one win.
+    assert!(evaluate(&pos("W:WKa1,Kb1:Bh6")) > 100);
 }
 
 #[test]
@@ -436,7 +438,7 @@ fn pattern_scores_are_the_square_by_square_ones() {
                 let white_view = if f.known_draw {
                     0
                 } else {
-                    ((hand + patterns) / SCALE) as i32
+                    endgame::lone_piece_scaled(&p, ((hand + patterns) / SCALE) as i32)
                 };
                 let expected = match p.side_to_move() {
                     Color::White => white_view,

@@ -530,13 +530,12 @@ mod tests {
                 [m] if m.is_capture() => Some(*m),
                 _ => None,
             };
+            let captures = list.first().is_some_and(|m| m.is_capture());
             let due = crate::movegen::captures_due(p);
-            let must_capture = list.first().is_some_and(|m| m.is_capture());
-            assert_eq!(due.is_some(), must_capture, "{fen}");
+            assert_eq!(due.is_some(), captures, "{fen}");
             let got = due.and_then(|d| crate::movegen::forced_capture(p, d, &mut scratch));
             assert_eq!(got, forced, "{fen}");
             seen[3] += forced.is_some() as usize;
-            let captures = list.first().is_some_and(|m| m.is_capture());
             match crate::movegen::capture_outline(p) {
                 crate::movegen::CaptureOutline::None => {
                     seen[0] += 1;

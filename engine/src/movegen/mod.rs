@@ -25,14 +25,8 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
     generate_from(pos, outline::classify(pos), list);
 }
 
-/// `generate` of a position whose side to move must capture, from the
-/// outline of its captures (`captures_due`), not read again.
-pub(crate) fn generate_captures(pos: &Position, due: CapturesDue, list: &mut MoveList) {
-    generate_from(pos, due.0, list);
-}
-
-/// `generate` from what `captures_due` said of `pos`: its captures, or
-/// (`None`) its quiet moves.
+/// `generate` from what `captures_due` said of `pos` (not read again):
+/// its captures, or (`None`) its quiet moves.
 pub(crate) fn generate_as_due(pos: &Position, due: Option<CapturesDue>, list: &mut MoveList) {
     generate_from(pos, due.map_or(Captures::None, |d| d.0), list);
 }

@@ -483,7 +483,7 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) -> i32 {
         let mut list = MoveList::new();
-        movegen::generate_captures(pos, due, &mut list);
+        movegen::generate_as_due(pos, Some(due), &mut list);
         let mut best = -INF;
         for mv in &list {
             let child = pos.play(mv);

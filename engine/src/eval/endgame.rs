@@ -77,12 +77,11 @@ pub fn lone_piece_scaled(pos: &Position, white: i32) -> i32 {
             lone
         }
     };
-    if w == 1 && b >= 2 {
+    // The rule applies: one side has the single piece, the other more.
+    if w == 1 {
         capped(white, b)
-    } else if b == 1 && w >= 2 {
-        -capped(-white, w)
     } else {
-        white
+        -capped(-white, w)
     }
 }
 

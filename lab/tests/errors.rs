@@ -165,3 +165,112 @@ fn tables_short_of_the_pieces_asked_for_are_refused() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.contains("up to 3 pieces only, not 4"), "{err}");
 }
+
+/// White kings f6, e3 and h1, a black man on d5: the position of the test
+/// above with a third white king, beyond the 3-piece tables (no capture
+/// yet: no king shares a rank or file with the man).
+///
+/// e3-e5 still wins: d5xe5 is forced (landing on f5), and White, to move
+/// with kings f6 and h1 against the man on f5, is in the 3-piece table
+/// (f6xf4 takes the last black piece). f6-d4 now throws the win to a
+/// draw: d5xd4 to d3 goes on over e3 to f3 (the one capture, and a man
+/// never jumps backwards), leaving the king on h1 against the man on f3,
+/// one piece a side, which the tables call a draw.
+const BEYOND: &str = "W:WKf6,Ke3,Kh1:Bd5";
+
+#[test]
+fn the_judge_proves_values_through_the_tables_beyond_them() {
+    use tama_lab::errors::games::Judge;
+    let (dir, _) = tables();
+    let tb = Tablebase::open(dir, Rules::ARMENIAN).unwrap();
+    let mut judge = Judge::new(tb, 100_000);
+    let pos = Position::from_fen(BEYOND, Rules::ARMENIAN).unwrap();
+    let j = judge
+        .judge(&pos)
+        .expect("the judge agrees with itself here");
+    assert_eq!(j.root, Wdl::Win);
+    let wins = pos.play(&pos.parse_move("e3-e5").unwrap());
+    let throws = pos.play(&pos.parse_move("f6-d4").unwrap());
+    // Values for the side to move, Black, after each move: both positions
+    // hold 4 pieces, and Black's one move, the capture, is played out.
+    assert_eq!(judge.value(&wins), Wdl::Loss);
+    assert_eq!(judge.value(&throws), Wdl::Draw);
+    // Nothing is proven in a level position far from the tables.
+    let start = Position::startpos(Rules::ARMENIAN);
+    assert_eq!(judge.value(&start), Wdl::Draw);
+}
+
+/// `(positions, errors)` from the line `<nodes> nodes: P positions, E
+/// errors, ...` of the report beyond the tables.
+fn judged_counts(out: &str, nodes: u64) -> (u64, u64) {
+    let head = format!("{nodes} nodes: ");
+    let rest = out
+        .lines()
+        .find_map(|l| l.strip_prefix(&head))
+        .unwrap_or_else(|| panic!("no line {head:?} in\n{out}"));
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    (words[0].parse().unwrap(), words[2].parse().unwrap())
+}
+
+/// Positions of 4 pieces from a PDN file, judged through the 3-piece
+/// tables: the winning position above is kept, as a proven win, and 100k
+/// nodes without the tables find a winning move there; the same seed
+/// gives the same report.
+#[test]
+fn positions_beyond_the_tables_come_from_games_and_are_judged() {
+    let (dir, _) = tables();
+    let pdn = Path::new(env!("CARGO_TARGET_TMPDIR")).join("errors-games.pdn");
+    // The position itself (no move played), and a game from it: after
+    // e3-e5 Black has one move, the capture, which leaves 3 pieces; so
+    // the start is the one position of 4 pieces with a choice of moves,
+    // counted once though both games hold it.
+    let game = |moves: &str| format!("[SetUp \"1\"]\n[FEN \"{BEYOND}\"]\n{moves} *\n\n");
+    std::fs::write(&pdn, game("") + &game("1. e3-e5 d5xf5")).unwrap();
+    let args = [
+        "errors",
+        "--games",
+        pdn.to_str().unwrap(),
+        "--pieces",
+        "4",
+        "--nodes",
+        "100000",
+        "--judge-nodes",
+        "100000",
+        "--dir",
+        dir.to_str().unwrap(),
+    ];
+    let o = lab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("1 positions with a choice of moves, 1 judged, 1 kept (1 proven wins)"),
+        "{out}"
+    );
+    assert_eq!(judged_counts(&out, 100_000), (1, 0), "{out}");
+    assert_eq!(String::from_utf8(lab(&args).stdout).unwrap(), out);
+}
+
+#[test]
+fn positions_beyond_the_tables_must_be_beyond_them() {
+    let (dir, _) = tables();
+    let pdn = Path::new(env!("CARGO_TARGET_TMPDIR")).join("errors-games-3.pdn");
+    std::fs::write(&pdn, format!("[SetUp \"1\"]\n[FEN \"{BEYOND}\"]\n*\n\n")).unwrap();
+    let run = |pieces: &str| {
+        let o = lab(&[
+            "errors",
+            "--games",
+            pdn.to_str().unwrap(),
+            "--pieces",
+            pieces,
+            "--nodes",
+            "100",
+            "--dir",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(!o.status.success());
+        String::from_utf8(o.stderr).unwrap()
+    };
+    assert!(run("3-4").contains("are measured without --games"));
+    assert!(run("5-4").contains("from the smaller count to the larger"));
+    assert!(run("6").contains("no position of 6 pieces"));
+}

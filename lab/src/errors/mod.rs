@@ -1,7 +1,11 @@
 //! `tama-lab errors`: how often the search, with the endgame databases
 //! off, plays a move that changes the databases' value for the side to
 //! move (a win thrown to a draw or a loss, a draw thrown to a loss), on
-//! random positions the databases hold, per node budget.
+//! random positions the databases hold, per node budget; and, beyond the
+//! tables (`games`), on positions of played games, judged by a search
+//! that probes the tables.
+
+pub mod games;
 
 use crate::shots::HASH_MB;
 use anyhow::{bail, Context, Result};
@@ -20,9 +24,10 @@ pub struct ErrorsArgs {
     /// The game (the tables' rules are the variant's default ones)
     #[arg(long, value_name = "armenian|turkish", default_value_t = Rules::default().variant)]
     pub variant: Variant,
-    /// Pieces on the board of every position drawn
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
-    pub pieces: u32,
+    /// Pieces on the board of every position drawn: K, or K-L with
+    /// `--games`
+    #[arg(long, value_name = "K|K-L", value_parser = piece_range)]
+    pub pieces: PieceRange,
     /// Positions searched per budget
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub positions: usize,
@@ -39,6 +44,57 @@ pub struct ErrorsArgs {
     /// value, a move that keeps the root's value
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
+    /// Draw the positions from the games of this PDN file instead of the
+    /// tables, and judge each move by a search that probes the tables of
+    /// `--dir` (`--judge-nodes`)
+    #[arg(long, value_name = "PDN")]
+    pub games: Option<PathBuf>,
+    /// Nodes of each judging search (with `--games`)
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = node_budget)]
+    pub judge_nodes: u64,
+}
+
+/// How many pieces the positions drawn have: `lo` to `hi`, both counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceRange {
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl PieceRange {
+    pub fn holds(self, pieces: u32) -> bool {
+        (self.lo..=self.hi).contains(&pieces)
+    }
+}
+
+impl std::fmt::Display for PieceRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.lo == self.hi {
+            true => write!(f, "{}", self.lo),
+            false => write!(f, "{}-{}", self.lo, self.hi),
+        }
+    }
+}
+
+/// `K` or `K-L`, from 2 to 32 pieces.
+fn piece_range(text: &str) -> Result<PieceRange, String> {
+    let count = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|k| (2..=32).contains(k))
+            .ok_or_else(|| format!("a piece count is a whole number from 2 to 32, got {t:?}"))
+    };
+    let (lo, hi) = match text.split_once('-') {
+        Some((a, b)) => (count(a)?, count(b)?),
+        None => (count(text)?, count(text)?),
+    };
+    if lo > hi {
+        return Err(format!(
+            "{text:?}: the range runs from the smaller count to the larger"
+        ));
+    }
+    Ok(PieceRange { lo, hi })
 }
 
 /// A node budget: a whole number of at least 1.
@@ -278,22 +334,29 @@ impl Tally {
 
     /// `P positions (C can err), E errors, R% (LO-HI%)`.
     pub fn line(&self) -> String {
-        let (lo, hi) = wilson(self.errors, self.positions);
-        let rate = if self.positions == 0 {
-            0.0
-        } else {
-            self.errors as f64 / self.positions as f64
-        };
         format!(
-            "{} positions ({} can err), {} errors, {:.2}% ({:.2}-{:.2}%)",
+            "{} positions ({} can err), {}",
             self.positions,
             self.can_err,
-            self.errors,
-            100.0 * rate,
-            100.0 * lo,
-            100.0 * hi
+            rate_text(self.errors, self.positions)
         )
     }
+}
+
+/// `E errors, R% (LO-HI%)`: the rate of `errors` in `positions` with its
+/// 95% interval.
+pub fn rate_text(errors: u64, positions: u64) -> String {
+    let (lo, hi) = wilson(errors, positions);
+    let rate = match positions {
+        0 => 0.0,
+        n => errors as f64 / n as f64,
+    };
+    format!(
+        "{errors} errors, {:.2}% ({:.2}-{:.2}%)",
+        100.0 * rate,
+        100.0 * lo,
+        100.0 * hi
+    )
 }
 
 /// The figures of one budget: all, by the root's value, by material.
@@ -326,16 +389,29 @@ pub fn run(a: &ErrorsArgs, line: &mut dyn FnMut(&str)) -> Result<()> {
         ..Rules::default()
     };
     let tb = Tablebase::open(&a.dir, rules)?;
-    if tb.complete_pieces() < a.pieces {
+    if let Some(games) = &a.games {
+        return games::run(a, games, tb, line);
+    }
+    let pieces = a.pieces.hi;
+    if a.pieces.lo != pieces {
+        bail!(
+            "--pieces {}: positions from the tables have one piece count (a range goes with --games)",
+            a.pieces
+        );
+    }
+    if pieces > MAX_PIECES {
+        bail!("the tables hold up to {MAX_PIECES} pieces, not {pieces} (more goes with --games)");
+    }
+    if tb.complete_pieces() < pieces {
         bail!(
             "{} holds every {} table of up to {} pieces only, not {}",
             a.dir.display(),
             a.variant,
             tb.complete_pieces(),
-            a.pieces
+            pieces
         );
     }
-    let (positions, skipped) = draw(&tb, a.pieces, a.positions, a.seed)?;
+    let (positions, skipped) = draw(&tb, pieces, a.positions, a.seed)?;
     let can_err = positions.iter().filter(|j| j.can_err()).count();
     line(&format!(
         "{} {} pieces, seed {}: {} positions drawn, {} kept ({} where some move errs); \

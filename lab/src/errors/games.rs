@@ -11,7 +11,10 @@
 //! Where the judge contradicts itself (its value of the position is not
 //! its value of the position after its own move) the position is left out.
 
-use super::{error_line, flipped, play, rate_text, ErrorsArgs, Judged, PieceRange, Played};
+use super::{
+    error_file, error_line, flipped, measured_search, play, rate_text, ErrorsArgs, Judged,
+    PieceRange, Played,
+};
 use crate::shots::HASH_MB;
 use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
@@ -251,15 +254,9 @@ pub(super) fn run(
         a.judge_nodes,
         held
     ));
-    let mut file = match &a.write {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| p.display().to_string())?,
-        )),
-        None => None,
-    };
+    let mut file = error_file(a)?;
     // The search measured plays without the tables.
-    let mut searcher = Searcher::new(HASH_MB);
-    searcher.options_mut().threads = 1;
+    let mut searcher = measured_search();
     let counts = (a.pieces.lo..=a.pieces.hi).count();
     for &nodes in &a.nodes {
         let new = || Count {

@@ -426,15 +426,9 @@ pub fn run(a: &ErrorsArgs, line: &mut dyn FnMut(&str)) -> Result<()> {
         skipped.single,
         skipped.over
     ));
-    let mut file = match &a.write {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| path.display().to_string())?,
-        )),
-        None => None,
-    };
+    let mut file = error_file(a)?;
     // The tables stay out of the search: it plays as it would without them.
-    let mut searcher = Searcher::new(HASH_MB);
-    searcher.options_mut().threads = 1;
+    let mut searcher = measured_search();
     for &nodes in &a.nodes {
         let mut figures = Figures::default();
         for judged in &positions {
@@ -458,6 +452,25 @@ pub fn run(a: &ErrorsArgs, line: &mut dyn FnMut(&str)) -> Result<()> {
         f.flush()?;
     }
     Ok(())
+}
+
+/// The file `--write` names, created, if it names one.
+fn error_file(a: &ErrorsArgs) -> Result<Option<std::io::BufWriter<std::fs::File>>> {
+    a.write
+        .as_ref()
+        .map(|path| {
+            std::fs::File::create(path)
+                .map(std::io::BufWriter::new)
+                .with_context(|| path.display().to_string())
+        })
+        .transpose()
+}
+
+/// The search measured: one thread, no tables.
+fn measured_search() -> Searcher {
+    let mut searcher = Searcher::new(HASH_MB);
+    searcher.options_mut().threads = 1;
+    searcher
 }
 
 /// `<nodes> <fen> played <move> <its value> root <value> correct <move>`.

@@ -178,6 +178,30 @@ fn the_largest_table_on_the_plain_machine_is_ready_at_once_and_costs_nothing_bef
     assert!(status.success());
 }
 
+/// A table small enough to be touched whole (the default 64 MB) is touched
+/// when the engine is idle and asked whether it is ready, not by the first
+/// search on its clock (where, on a loaded machine, faulting in 64 MB once
+/// took a whole second and lost a game on time): resident at `readyok`,
+/// after `Hash` and again after `ucinewgame`.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_small_table_is_touched_at_isready_not_on_the_first_move() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    let base = resident_without_a_table(&mut e, "setoption name Hash value 1");
+    quick_readyok(&mut e, &["setoption name Hash value 64"]);
+    let rss = e.resident_kb();
+    assert!(
+        rss >= base + 60 * 1024,
+        "{rss} kB resident at readyok with Hash 64, {base} kB with a 1 MB table"
+    );
+    plays_normally(&mut e);
+    quick_readyok(&mut e, &["ucinewgame"]);
+    assert!(e.resident_kb() >= base + 60 * 1024);
+    plays_normally(&mut e);
+}
+
 /// The same in the Hub dialect: `set-param name=hash` at the maximum, then
 /// `init`: the cap's message, `ready` at once, nothing touched.
 #[cfg(target_os = "linux")]

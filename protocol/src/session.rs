@@ -414,9 +414,10 @@ impl Session {
     }
 
     /// Gets the search ready while idle (allocates, resizes or clears the
-    /// table, as `Hash`, `ucinewgame` or `Clear Hash` asked), so that the
-    /// next `go` does not pay for it on its clock. `isready` and Hub `init`
-    /// call this; during a search it does nothing.
+    /// table, as `Hash`, `ucinewgame` or `Clear Hash` asked, then
+    /// `Searcher::prepare`: the evaluation's tables and a small table's
+    /// pages), so that the next `go` does not pay for it on its clock.
+    /// `isready` and Hub `init` call this; during a search it does nothing.
     pub fn prepare(&mut self) {
         if self.is_searching() {
             return;
@@ -427,6 +428,7 @@ impl Session {
             searcher.clear();
             self.pending_clear = false;
         }
+        searcher.prepare();
         self.searcher = Some(searcher);
     }
 

@@ -301,6 +301,18 @@ impl Searcher {
             .then_some(tablebase::Probing { tables, pieces })
     }
 
+    /// Builds, while the engine is idle, what the first search would
+    /// otherwise build on its clock: the evaluation's tables (the weights
+    /// decoded, once a process, for both variants) and the pages of a table
+    /// small enough to be touched whole. The protocol calls it on `isready`
+    /// and Hub `init`; it changes no search.
+    pub fn prepare(&self) {
+        for variant in [crate::Variant::Armenian, crate::Variant::Turkish] {
+            self.weights.get(variant);
+        }
+        self.tt.prepare();
+    }
+
     /// Resizes (and clears) the transposition table. When the system cannot
     /// give that much memory the table is smaller: `hash_mb()` tells.
     pub fn set_hash_mb(&mut self, mb: usize) {

@@ -11,9 +11,12 @@
 //! at once, a larger one by a thread of its own, a chunk at a time
 //! (`MADV_POPULATE_WRITE` faults pages in without writing them), the search
 //! using only the buckets touched so far: `ready()` grows from the first
-//! 4 MB to the whole table. Nothing is touched before that: a GUI that
-//! asks for 12 GB and never searches does not make them resident, and
-//! `isready` answers at once whatever the size.
+//! 4 MB to the whole table. A table of up to `POPULATE_ABOVE` is touched
+//! earlier, when the engine is idle and asked whether it is ready
+//! (`touch_if_small`, from `isready` and Hub `init`), so that the first
+//! move does not pay for it on its clock; a larger one is touched by
+//! nothing before a search: a GUI that asks for 12 GB and never searches
+//! does not make them resident, and `isready` answers at once.
 //!
 //! The buckets start on a 2 MB boundary and carry the huge-page advice, so
 //! that on Linux the kernel can back them with 2 MB pages: a random probe
@@ -117,6 +120,15 @@ impl Buckets {
         let mut touch = self.touch.lock().unwrap_or_else(|e| e.into_inner());
         if matches!(*touch, Touch::NotYet) {
             *touch = self.populate();
+        }
+    }
+
+    /// Touches the pages of a table small enough to be touched whole
+    /// (`POPULATE_ABOVE`) now, as the first search would; a larger table is
+    /// left for a search (see the module comment).
+    pub(super) fn touch_if_small(&self) {
+        if self.bytes() <= POPULATE_ABOVE {
+            self.touch_for_search();
         }
     }
 
@@ -407,6 +419,24 @@ mod tests {
         b.touch_for_search();
         assert!(resident_kb(b.as_ptr() as usize) >= bytes / 1024);
         assert!(all_zero(&b));
+    }
+
+    /// Getting ready while idle touches a small table whole and leaves a
+    /// large one untouched, with no thread started for it.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn getting_ready_touches_a_small_table_and_not_a_large_one() {
+        let large = Buckets::try_new(4 * POPULATE_ABOVE / 64).unwrap();
+        large.touch_if_small();
+        assert!(!large.is_populating());
+        assert!(resident_kb(large.as_ptr() as usize) < 1024);
+        drop(large);
+        let bytes = POPULATE_ABOVE;
+        let b = Buckets::try_new(bytes / 64).unwrap();
+        b.touch_if_small();
+        assert!(!b.is_populating());
+        assert_eq!(b.ready(), b.len());
+        assert!(resident_kb(b.as_ptr() as usize) >= bytes / 1024);
     }
 
     #[test]

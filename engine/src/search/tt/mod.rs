@@ -225,6 +225,13 @@ impl TranspositionTable {
         *self.generation.get_mut() = 0;
     }
 
+    /// Gets the table's memory ready while the engine is idle: a table
+    /// small enough to be touched whole is touched now, not on the first
+    /// search's clock (see `memory`).
+    pub fn prepare(&self) {
+        self.buckets.touch_if_small();
+    }
+
     /// Starts a new search: entries from earlier searches age, and the
     /// first search touches the table's memory (see `memory`).
     pub fn new_search(&self) {

@@ -12,10 +12,9 @@
 //! its value of the position after its own move) the position is left out.
 
 use super::{
-    error_file, error_line, flipped, measured_search, play, rate_text, ErrorsArgs, Judged,
-    PieceRange, Played,
+    error_file, error_line, flipped, measured_search, play, rate_text, search_at, ErrorsArgs,
+    Judged, PieceRange, Played,
 };
-use crate::shots::HASH_MB;
 use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
 use std::io::Write;
@@ -26,8 +25,8 @@ use tama_engine::movegen::legal_moves;
 use tama_engine::notation::pdn::{read_pdn, PdnGame};
 use tama_engine::rng::Rng;
 use tama_engine::search::score::TB_BOUND;
-use tama_engine::search::{Score, SearchControl, SearchLimits, SearchOutcome, Searcher};
-use tama_engine::{Game, Move, Position};
+use tama_engine::search::{Score, SearchOutcome, Searcher};
+use tama_engine::{Move, Position};
 
 /// What a score proves for the side to move: a win or a loss only for a
 /// database result or a forced end of the game, else `Draw` (nothing).
@@ -57,8 +56,7 @@ pub struct Judge {
 impl Judge {
     pub fn new(tables: Tablebase, nodes: u64) -> Judge {
         let tables = Arc::new(tables);
-        let mut searcher = Searcher::new(HASH_MB);
-        searcher.options_mut().threads = 1;
+        let mut searcher = measured_search();
         searcher.set_tablebase(Some(Arc::clone(&tables)));
         Judge {
             searcher,
@@ -68,17 +66,7 @@ impl Judge {
     }
 
     fn search(&mut self, pos: &Position) -> SearchOutcome {
-        self.searcher.clear();
-        let limits = SearchLimits {
-            nodes: Some(self.nodes),
-            ..SearchLimits::default()
-        };
-        self.searcher.search(
-            &Game::new(*pos),
-            &limits,
-            &SearchControl::new(),
-            &mut |_| {},
-        )
+        search_at(&mut self.searcher, pos, self.nodes)
     }
 
     /// What the judge proves of `pos` for its side to move: a position the
@@ -175,6 +163,7 @@ fn read_games(path: &Path, tables: &Tablebase) -> Result<Vec<PdnGame>> {
 
 /// Errors in positions, all and by the judge's value of the position and
 /// by piece count.
+#[derive(Default)]
 struct Count {
     positions: u64,
     errors: u64,
@@ -259,12 +248,8 @@ pub(super) fn run(
     let mut searcher = measured_search();
     let counts = (a.pieces.lo..=a.pieces.hi).count();
     for &nodes in &a.nodes {
-        let new = || Count {
-            positions: 0,
-            errors: 0,
-        };
-        let (mut all, mut win, mut draw) = (new(), new(), new());
-        let mut by_pieces: Vec<Count> = (0..counts).map(|_| new()).collect();
+        let (mut all, mut win, mut draw) = (Count::default(), Count::default(), Count::default());
+        let mut by_pieces: Vec<Count> = (0..counts).map(|_| Count::default()).collect();
         for case in cases.iter_mut() {
             let played = play(&mut searcher, &case.position, nodes);
             let error = match played {
@@ -289,8 +274,8 @@ pub(super) fn run(
         line(&format!("{nodes} nodes: {}", all.line()));
         line(&format!("  win:  {}", win.line()));
         line(&format!("  draw: {}", draw.line()));
-        for (i, c) in by_pieces.iter().enumerate() {
-            if counts > 1 {
+        if counts > 1 {
+            for (i, c) in by_pieces.iter().enumerate() {
                 line(&format!(
                     "  {} pieces: {}",
                     a.pieces.lo + i as u32,

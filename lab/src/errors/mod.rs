@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use tama_engine::egtb::{PositionSampler, Signature, Tablebase, Wdl, MAX_PIECES};
 use tama_engine::movegen::legal_moves;
 use tama_engine::rng::Rng;
-use tama_engine::search::{SearchControl, SearchLimits, Searcher};
+use tama_engine::search::{SearchControl, SearchLimits, SearchOutcome, Searcher};
 use tama_engine::{Game, Move, Position, Rules, Variant};
 
 #[derive(Args, Debug)]
@@ -298,22 +298,25 @@ impl Played<'_> {
     }
 }
 
-/// The move `searcher` plays at `pos` with `nodes` nodes, from a cleared
-/// table, so that each position's result depends on it alone.
-pub fn play(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Option<Move> {
+/// `searcher`'s search of `pos` with `nodes` nodes, from a cleared table,
+/// so that each position's result depends on it alone.
+fn search_at(searcher: &mut Searcher, pos: &Position, nodes: u64) -> SearchOutcome {
     searcher.clear();
     let limits = SearchLimits {
         nodes: Some(nodes),
         ..SearchLimits::default()
     };
-    searcher
-        .search(
-            &Game::new(*pos),
-            &limits,
-            &SearchControl::new(),
-            &mut |_| {},
-        )
-        .best_move
+    searcher.search(
+        &Game::new(*pos),
+        &limits,
+        &SearchControl::new(),
+        &mut |_| {},
+    )
+}
+
+/// The move `searcher` plays at `pos` with `nodes` nodes (`search_at`).
+pub fn play(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Option<Move> {
+    search_at(searcher, pos, nodes).best_move
 }
 
 /// A count of errors among positions, with its interval, as one line.

@@ -324,6 +324,9 @@ def main():
     ap.add_argument("--expect-version", metavar="V",
                     help="also check that `--version` names version V")
     args = ap.parse_args()
+    for name, path in (("--native", args.native), ("--exe", args.exe)):
+        if not os.path.isfile(path):
+            ap.error(f"{name} {path}: no such file (build it first)")
 
     scratch = Path(tempfile.mkdtemp(prefix="tama-cross-"))
     test = Runner(args.exe, scratch / "test", args.wine)

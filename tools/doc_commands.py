@@ -101,6 +101,10 @@ PLACEHOLDERS = [
 # (T, L; O and R when --bin gives them) and what a job system would set.
 ENV = {"SLURM_ARRAY_TASK_ID": "1", "SLURM_CPUS_PER_TASK": "1"}
 
+# The cross build, linked into each scratch directory's target/ when the
+# repository has one (the docs name it from a checkout).
+WINDOWS_EXE = os.path.join("target", "x86_64-pc-windows-gnu", "release", "tama.exe")
+
 # Commands that need something this machine may not have: (pattern, what
 # it needs, the test). The lab binary and the releases are checked apart.
 NEEDS = [
@@ -124,7 +128,12 @@ NEEDS = [
      "(the script leaves the repository alone)", lambda: False),
     (r"\bcargo install\b", "permission to install into ~/.cargo/bin (the script leaves the "
      "machine alone)", lambda: False),
+    (r"--wine\b", "wine", lambda: shutil.which("wine")),
+    (r"x86_64-pc-windows-gnu/release/tama\.exe", "the Windows build in the repository's target/ "
+     "(cargo build --release --target x86_64-pc-windows-gnu)",
+     lambda: os.path.exists(os.path.join(REPO, WINDOWS_EXE))),
 ]
+
 
 # Binaries the docs name that only --bin can provide: (pattern, --bin name).
 RELEASES = [
@@ -276,7 +285,8 @@ def is_synopsis(text):
     if w is None or w[:1] in (["for"], ["while"]):
         return False
     bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", re.sub(r"#.*", "", text))
-    return (any(x.startswith("[") or re.fullmatch(r"[A-Z][A-Z0-9_]*(\.\.\.)?", x) for x in w)
+    return (any(x.startswith("[") or x == "..."
+                or re.fullmatch(r"[A-Z][A-Z0-9_]*(\.\.\.)?", x) for x in w)
             or re.search(r"\w\|[\w-]", bare) is not None
             or re.search(r"\|\s*--", bare) is not None)
 
@@ -285,6 +295,8 @@ def check_synopsis(cmd, tama, lab):
     """Every --flag of a `tama ...` synopsis in the command's --help (a lab-only
     flag in the lab binary's, when the line says lab). Returns (status, detail)."""
     w = words(cmd.text)
+    if w and w[0] == "$T":  # the docs' variable for the binary under test
+        w[0] = "tama"
     if not w or w[0] != "tama":
         return "skipped", "a usage synopsis of another program: not run"
     path = []
@@ -292,7 +304,7 @@ def check_synopsis(cmd, tama, lab):
         if x.startswith("[") and "|" in x and not path:
             path.append(x.strip("[]"))
             break
-        if x.startswith("-") or x.startswith("[") or x.isupper():
+        if x.startswith("-") or x.startswith("[") or x.isupper() or x == "...":
             break
         path.append(x)
     alternatives = [[]]
@@ -372,6 +384,9 @@ class Runner:
         os.chmod(opener, 0o755)
         for x in LINKED_FROM_REPO:
             os.symlink(os.path.join(REPO, x), os.path.join(d, x))
+        cross = os.path.join(REPO, os.path.dirname(os.path.dirname(WINDOWS_EXE)))
+        if os.path.isdir(cross):
+            os.symlink(cross, os.path.join(d, "target", os.path.basename(cross)))
         return d
 
     def env(self, d):
@@ -421,15 +436,26 @@ def substitute(text, values):
 
 
 def outputs(text):
-    """The files `text` writes, as glob patterns (`{}` and variables: `*`)."""
+    """The files `text` writes, as glob patterns (`{}` and variables: `*`):
+    those of OUTPUT_FLAGS, a `>` redirection's, and the directory a table
+    build fills."""
     w = words(text) or []
     out = []
+    builds_tables = re.search(r"\begtb build\b", text) is not None
     for i, x in enumerate(w):
         if x in OUTPUT_FLAGS[:3] and i + 1 < len(w):
             out.append(w[i + 1])
         elif x.startswith("OUT="):
             out.append(x[4:] + "/")
-    return [re.sub(r"\{\}|\$\{?\w+\}?", "*", x) for x in out]
+        elif x in (">", ">>") and i + 1 < len(w):
+            out.append(w[i + 1])
+        elif re.fullmatch(r">>?[^>&].*", x):
+            out.append(x.lstrip(">"))
+        elif builds_tables and x == "--dir" and i + 1 < len(w):
+            out.append(w[i + 1])
+    out = [x.rstrip(";&|") for x in out]
+    return [re.sub(r"\{\}|\$\{?\w+\}?", "*", x) for x in out
+            if x and not x.startswith("/dev/") and not re.fullmatch(r"[A-Z][A-Z0-9]*", x)]
 
 
 def run_file(runner, commands, counts, report):
@@ -473,6 +499,8 @@ def run_file(runner, commands, counts, report):
         text, notes = substitute(text, values)
         if is_synopsis(text):
             status, detail = check_synopsis(cmd, runner.tama, runner.lab)
+            for f in outputs(text):
+                unfinished[f] = f"{cmd.where()} (a synopsis, not run)"
             result(status, detail)
             continue
         stdin = [substitute(x, values)[0] for x in cmd.stdin]
@@ -522,6 +550,8 @@ def run_file(runner, commands, counts, report):
             if not made:
                 skip = f"reads {f}, which {unfinished[f]} did not finish making"
         if skip:
+            for f in own:
+                unfinished[f] = f"{cmd.where()} (skipped)"
             result("skipped", skip)
             continue
         cargo = re.match(r"^(?:[A-Z_]+=\S*\s+)*(cargo|cd fuzz)", text) is not None
@@ -535,7 +565,9 @@ def run_file(runner, commands, counts, report):
         for f in outputs(text):
             if status == "ok":
                 unfinished.pop(f, None)
-            else:
+            elif f != values["egtb"]:
+                # The stand-in tables stay whole whatever a build into
+                # them left: the 3-piece ones SETUP made.
                 unfinished[f] = f"{cmd.where()} ({status})"
         last = text.split("&&")[-1].strip()
         if status == "ok" and ASSIGNMENT.fullmatch(last):

@@ -103,7 +103,8 @@ ENV = {"SLURM_ARRAY_TASK_ID": "1", "SLURM_CPUS_PER_TASK": "1"}
 
 # The cross build, linked into each scratch directory's target/ when the
 # repository has one (the docs name it from a checkout).
-WINDOWS_EXE = os.path.join("target", "x86_64-pc-windows-gnu", "release", "tama.exe")
+CROSS_TARGET = os.path.join("target", "x86_64-pc-windows-gnu")
+WINDOWS_EXE = os.path.join(CROSS_TARGET, "release", "tama.exe")
 
 # Commands that need something this machine may not have: (pattern, what
 # it needs, the test). The lab binary and the releases are checked apart.
@@ -133,7 +134,6 @@ NEEDS = [
      "(cargo build --release --target x86_64-pc-windows-gnu)",
      lambda: os.path.exists(os.path.join(REPO, WINDOWS_EXE))),
 ]
-
 
 # Binaries the docs name that only --bin can provide: (pattern, --bin name).
 RELEASES = [
@@ -384,9 +384,8 @@ class Runner:
         os.chmod(opener, 0o755)
         for x in LINKED_FROM_REPO:
             os.symlink(os.path.join(REPO, x), os.path.join(d, x))
-        cross = os.path.join(REPO, os.path.dirname(os.path.dirname(WINDOWS_EXE)))
-        if os.path.isdir(cross):
-            os.symlink(cross, os.path.join(d, "target", os.path.basename(cross)))
+        if os.path.isdir(os.path.join(REPO, CROSS_TARGET)):
+            os.symlink(os.path.join(REPO, CROSS_TARGET), os.path.join(d, CROSS_TARGET))
         return d
 
     def env(self, d):
@@ -463,6 +462,7 @@ def run_file(runner, commands, counts, report):
     assignments = []
     unfinished = {}  # a file an earlier command should have made -> where
     setup_done = set()
+    standin_tables = None  # the 3-piece tables SETUP makes, once there is a scratch directory
     standins = set()  # files the script made in place of the docs' own
     for cmd in commands:
         def result(status, detail="", shown=None):
@@ -473,6 +473,13 @@ def run_file(runner, commands, counts, report):
                 for line in detail.rstrip().split("\n"):
                     print(f"           {line}")
             sys.stdout.flush()
+
+        def leaves_unfinished(files, why):
+            # The stand-in tables stay whole whatever a build into them
+            # left: the 3-piece ones SETUP made.
+            for f in files:
+                if f != standin_tables:
+                    unfinished[f] = f"{cmd.where()} ({why})"
 
         text = cmd.text
         reason = None
@@ -487,20 +494,18 @@ def run_file(runner, commands, counts, report):
                 and "cargo" not in text:
             reason = "needs the lab binary (--tama-lab PATH)"
         if reason:
-            for f in outputs(text):
-                unfinished[f] = f"{cmd.where()} (skipped)"
+            leaves_unfinished(outputs(text), "skipped")
             result("skipped", reason)
             continue
         if d is None:
             d = runner.scratch(cmd.path)
         env = runner.env(d)
-        values = {"egtb": os.path.join(d, "egtb3"), "bin": os.path.join(d, "bin"),
-                  "tama": env["T"]}
+        standin_tables = os.path.join(d, "egtb3")
+        values = {"egtb": standin_tables, "bin": os.path.join(d, "bin"), "tama": env["T"]}
         text, notes = substitute(text, values)
         if is_synopsis(text):
             status, detail = check_synopsis(cmd, runner.tama, runner.lab)
-            for f in outputs(text):
-                unfinished[f] = f"{cmd.where()} (a synopsis, not run)"
+            leaves_unfinished(outputs(text), "a synopsis, not run")
             result(status, detail)
             continue
         stdin = [substitute(x, values)[0] for x in cmd.stdin]
@@ -550,8 +555,7 @@ def run_file(runner, commands, counts, report):
             if not made:
                 skip = f"reads {f}, which {unfinished[f]} did not finish making"
         if skip:
-            for f in own:
-                unfinished[f] = f"{cmd.where()} (skipped)"
+            leaves_unfinished(own, "skipped")
             result("skipped", skip)
             continue
         cargo = re.match(r"^(?:[A-Z_]+=\S*\s+)*(cargo|cd fuzz)", text) is not None
@@ -562,13 +566,11 @@ def run_file(runner, commands, counts, report):
             full, cwd, env, "\n".join(stdin) + "\n" if stdin else None,
             timeout=runner.args.cargo_timeout if cargo else None)
         detail = []
-        for f in outputs(text):
-            if status == "ok":
+        if status == "ok":
+            for f in outputs(text):
                 unfinished.pop(f, None)
-            elif f != values["egtb"]:
-                # The stand-in tables stay whole whatever a build into
-                # them left: the 3-piece ones SETUP made.
-                unfinished[f] = f"{cmd.where()} ({status})"
+        else:
+            leaves_unfinished(outputs(text), status)
         last = text.split("&&")[-1].strip()
         if status == "ok" and ASSIGNMENT.fullmatch(last):
             # Kept for the file's later commands, as a shell would keep it.

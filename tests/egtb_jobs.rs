@@ -66,6 +66,7 @@ fn files(dir: &TempDir) -> BTreeMap<String, Vec<u8>> {
 }
 
 #[test]
+#[ignore = "builds tables for tens of seconds; .ci/run runs it with --ignored"]
 fn jobs_level_by_level_build_the_same_files_as_one_process() {
     let jobs = TempDir::new("jobs-levels");
     let levels = levels();

@@ -48,8 +48,8 @@ def version():
 
 
 def build(target):
-    # The release profile keeps line tables for profiling; what users
-    # download does without them (28 MB -> about a fifth), symbols kept so
+    # What users download carries no line tables (the `profiling` profile
+    # is the one with them; std's own are stripped here), symbols kept so
     # that a panic's backtrace still names its functions.
     env = dict(os.environ, CARGO_PROFILE_RELEASE_DEBUG="0",
                CARGO_PROFILE_RELEASE_STRIP="debuginfo")

@@ -112,6 +112,7 @@ pub(crate) fn check_consistency(tb: &Tablebase, signature: Signature) -> u64 {
 }
 
 #[test]
+#[ignore = "builds tables for tens of seconds; .ci/run runs it with --ignored"]
 fn two_and_three_piece_tables_are_consistent_under_every_rule_set() {
     for rules in Rules::all() {
         let dir = TempDir::new(&format!("consistency-{}", rules.index()));
@@ -136,6 +137,7 @@ fn two_and_three_piece_tables_are_consistent_under_every_rule_set() {
 /// Built twice, keeping distances (4 bytes an entry while building, level
 /// by level) and not (1 byte, in any order): the same results.
 #[test]
+#[ignore = "builds tables for tens of seconds; .ci/run runs it with --ignored"]
 fn kings_two_against_two_is_consistent() {
     let rules = Rules::ARMENIAN;
     let kkvkk = Signature::parse("KKvKK").unwrap();

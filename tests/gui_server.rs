@@ -120,7 +120,9 @@ fn the_relay_carries_a_real_engine_session() {
     assert_eq!(session.send("isready"), 404);
     // A page that goes away ends its engine.
     drop(other);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    // A hang guard, not a speed claim: only an engine left running for good
+    // outlives it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while s.relay.sessions_open() > 0 {
         assert!(
             std::time::Instant::now() < deadline,

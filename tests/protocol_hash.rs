@@ -1,12 +1,13 @@
 //! A big transposition table does not freeze the engine: after any `Hash`
-//! the engine answers `readyok` at once, `ucinewgame` and `Clear Hash` on a
-//! table a search has filled are as quick, and the first search after each
-//! plays normally. GUIs and match runners give up on an engine that stays
+//! the engine answers `readyok` without writing the table, `ucinewgame` and
+//! `Clear Hash` on a table a search has filled give its pages back instead
+//! of writing them, and the first search after each plays normally. GUIs and match runners give up on an engine that stays
 //! silent a few seconds after `isready`.
 //!
-//! The bound is generous (a second, where the engine takes about a
-//! millisecond) so that a loaded machine does not fail the tests; writing
-//! the table byte by byte takes longer than that from about a gigabyte up.
+//! No answer is timed: what shows that a table was not written before
+//! `readyok` is the memory it left resident (Linux, `resident_kb`). Every
+//! wait for an answer gives up after `protocol_support::TIMEOUT`, a hang
+//! guard (an engine that never answers), not a speed claim.
 //!
 //! And a table costs no memory before a search uses it: a GUI may ask for
 //! more than the machine can spare (the table is then capped at half of
@@ -16,33 +17,17 @@
 mod protocol_support;
 
 use protocol_support::{bestmove, last_depth_and_nodes, Engine};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tama_engine::{movegen::legal_moves, Position, Rules};
 
-const QUICK: Duration = Duration::from_secs(1);
-
-/// Sends `commands`, then `isready`: how long `readyok` took, and the lines
-/// before it.
-fn readyok_after(e: &mut Engine, commands: &[&str]) -> (Duration, Vec<String>) {
+/// Sends `commands`, then `isready`: the lines before `readyok`.
+fn quick_readyok(e: &mut Engine, commands: &[&str]) -> Vec<String> {
     for c in commands {
         e.send(c);
     }
-    let t = Instant::now();
     e.send("isready");
     let mut lines = e.read_until("readyok", |l| l == "readyok");
     lines.pop();
-    (e.last_at.duration_since(t), lines)
-}
-
-/// Asserts that `readyok` came quickly after `commands`; returns the lines
-/// before it.
-fn quick_readyok(e: &mut Engine, commands: &[&str]) -> Vec<String> {
-    let (took, lines) = readyok_after(e, commands);
-    assert!(
-        took < QUICK,
-        "readyok {took:?} after {commands:?}:\n{}",
-        e.transcript_tail()
-    );
     lines
 }
 
@@ -61,9 +46,22 @@ fn plays_normally(e: &mut Engine) {
     assert!(depth >= 1 && nodes > 0, "{lines:?}");
 }
 
-/// Everything that may touch the whole table, at a gigabyte.
+/// Everything that may touch the whole table, at a gigabyte: on Linux,
+/// nothing of it is resident after the resize. (`ucinewgame` and `Clear
+/// Hash` start a new epoch instead of writing the table:
+/// `tt::tests::a_cleared_table_is_a_new_table`.)
 fn resize_search_and_clear(e: &mut Engine, hash: &str) -> Vec<String> {
+    #[cfg(target_os = "linux")]
+    let base = resident_without_a_table(e, "setoption name Hash value 1");
     let notes = quick_readyok(e, &[&format!("setoption name Hash value {hash}")]);
+    #[cfg(target_os = "linux")]
+    {
+        let rss = e.resident_kb();
+        assert!(
+            rss < base + UNTOUCHED_SLACK_KB,
+            "{rss} kB resident after Hash {hash}, {base} kB with a 1 MB table"
+        );
+    }
     plays_normally(e);
     quick_readyok(e, &["ucinewgame"]);
     plays_normally(e);
@@ -163,18 +161,10 @@ fn the_largest_table_on_the_plain_machine_is_ready_at_once_and_costs_nothing_bef
     e.send("position startpos");
     e.send("go infinite");
     e.until("info depth 1 ");
-    let t = Instant::now();
     e.send("stop");
     e.until("bestmove");
-    assert!(
-        e.last_at.duration_since(t) < QUICK,
-        "bestmove {:?} after stop:\n{}",
-        e.last_at.duration_since(t),
-        e.transcript_tail()
-    );
     quick_readyok(&mut e, &["ucinewgame"]);
-    let (took, status) = e.quit();
-    assert!(took < QUICK, "quit took {took:?}");
+    let (_, status) = e.quit();
     assert!(status.success());
 }
 
@@ -215,23 +205,15 @@ fn hub_init_after_the_largest_hash_is_quick_and_touches_nothing() {
     e.until("ready");
     let base = e.resident_kb();
     e.send("set-param name=hash value=65536");
-    let t = Instant::now();
     e.send("init");
     e.until("ready");
-    let took = e.last_at.duration_since(t);
-    assert!(
-        took < QUICK,
-        "ready {took:?} after init:\n{}",
-        e.transcript_tail()
-    );
     std::thread::sleep(Duration::from_millis(1500));
     let rss = e.resident_kb();
     assert!(
         rss < base + UNTOUCHED_SLACK_KB,
         "{rss} kB resident after ready with no search, {base} kB with a 1 MB table"
     );
-    let (took, status) = e.quit();
-    assert!(took < QUICK, "quit took {took:?}");
+    let (_, status) = e.quit();
     assert!(status.success());
 }
 
@@ -343,8 +325,7 @@ fn the_largest_table_in_a_memory_cgroup_is_capped_at_half_its_limit() {
     );
     plays_normally(&mut e);
     quick_readyok(&mut e, &["ucinewgame"]);
-    let (took, status) = e.quit();
-    assert!(took < QUICK, "quit took {took:?}");
+    let (_, status) = e.quit();
     assert!(status.success());
     drop(cgroup);
 }

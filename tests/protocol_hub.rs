@@ -157,8 +157,9 @@ fn think_from_a_pydraughts_position() {
 
 /// Every `level` is kept: the depth is reached and not passed, the node
 /// limit not exceeded (exact on one thread), and the timed levels end the
-/// search by themselves within a generous bound (an ignored limit would
-/// search until `stop`).
+/// search by themselves: an ignored limit would search until `stop`, and
+/// `until` gives up after `protocol_support::TIMEOUT` (a hang guard, not a
+/// speed claim).
 #[test]
 fn every_level() {
     let mut e = hub_engine("turkish");
@@ -175,15 +176,11 @@ fn every_level() {
     ] {
         e.send(&format!("pos pos={START}"));
         e.send(level);
-        let sent = std::time::Instant::now();
         e.send("go think");
         let lines = e.until("done");
-        let took = e.last_at.duration_since(sent);
         assert!(errors(&lines).is_empty(), "{level}: {lines:?}");
         let start = tama_engine::Position::startpos(Rules::TURKISH);
         assert!(notation::hub::parse_move(&start, done_move(lines.last().unwrap())).is_ok());
-        // 59.98 s on the clock: about 2.4 s planned, 9 s at the hard limit.
-        assert!(took < Duration::from_secs(20), "{level}: {took:?}");
         let (depth, nodes) = last_depth_and_nodes(&lines);
         match level {
             "level depth=4" => assert_eq!(depth, 4, "{lines:?}"),
@@ -296,7 +293,8 @@ fn analyze_and_ping_during_search() {
 
 /// `go ponder` answers only after `ponder-hit`, and then searches on for
 /// its `move-time` (0.1 s less the 30 ms overhead, from the hit): `done`
-/// comes at least 50 ms after the hit, by itself.
+/// comes at least 50 ms after the hit (a lower bound no slow machine can
+/// break), by itself (`until`'s hang guard).
 #[test]
 fn ponder_then_ponder_hit_or_stop() {
     let mut e = hub_engine("turkish");
@@ -314,7 +312,6 @@ fn ponder_then_ponder_hit_or_stop() {
         after >= Duration::from_millis(50),
         "done {after:?} after the hit"
     );
-    assert!(after < Duration::from_secs(10), "{after:?}");
     e.send("pos start");
     e.send("go ponder");
     e.send("stop");

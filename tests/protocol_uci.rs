@@ -274,32 +274,24 @@ fn go_depth_reports_and_answers_once() {
 
 /// Each limit is kept: the depth asked is reached and not passed, the node
 /// limit is not exceeded (it is exact on one thread), and the time limits
-/// end the search by themselves (generous bounds: a limit ignored would
-/// search until `stop`, i.e. past the bound; a slow machine stays within).
+/// end the search by themselves: a limit ignored would search until `stop`,
+/// and `until` gives up after `protocol_support::TIMEOUT` (a hang guard,
+/// not a speed claim; the budgets are `search::limits::tests`').
 #[test]
 fn go_with_limits() {
     let mut e = uci();
-    for (go, within) in [
-        ("go movetime 50", Duration::from_secs(10)),
-        (
-            "go wtime 500 btime 500 winc 10 binc 10",
-            Duration::from_secs(10),
-        ),
-        (
-            "go wtime 2000 btime 2000 movestogo 5",
-            Duration::from_secs(10),
-        ),
-        ("go btime 100 wtime -20", Duration::from_secs(10)),
-        ("go nodes 2000", Duration::from_secs(20)),
-        ("go depth 5", Duration::from_secs(20)),
+    for go in [
+        "go movetime 50",
+        "go wtime 500 btime 500 winc 10 binc 10",
+        "go wtime 2000 btime 2000 movestogo 5",
+        "go btime 100 wtime -20",
+        "go nodes 2000",
+        "go depth 5",
     ] {
         e.send("position startpos");
-        let sent = std::time::Instant::now();
         e.send(go);
         let lines = e.until("bestmove");
-        let took = e.last_at.duration_since(sent);
         assert!(errors(&lines).is_empty(), "{go}: {lines:?}");
-        assert!(took < within, "{go}: {took:?}");
         let (depth, nodes) = last_depth_and_nodes(&lines);
         if go == "go nodes 2000" {
             // The last line before bestmove has the search's totals: all
@@ -407,7 +399,8 @@ fn infinite_search_answers_isready_and_stops() {
 /// A ponder search answers only after `ponderhit`, and then goes on
 /// searching on its own clock (here 100 ms less the 30 ms overhead, counted
 /// from the hit): the `bestmove` comes at least 50 ms after the hit (a lower
-/// bound, which no slow machine can break), and still by itself.
+/// bound, which no slow machine can break), and still by itself (`until`
+/// gives up after `protocol_support::TIMEOUT`: a hang guard).
 #[test]
 fn ponder_waits_for_ponderhit() {
     let mut e = uci();
@@ -428,7 +421,6 @@ fn ponder_waits_for_ponderhit() {
         after >= Duration::from_millis(50),
         "answered {after:?} after the hit"
     );
-    assert!(after < Duration::from_secs(10), "{after:?}");
     assert!(errors(&lines).is_empty(), "{lines:?}");
     // go ponder ended by stop.
     e.send("go ponder");

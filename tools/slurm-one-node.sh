@@ -4,6 +4,7 @@
 #
 #   tools/slurm-one-node.sh start [DIR]    start it; prints `export SLURM_CONF=DIR/slurm.conf`
 #   tools/slurm-one-node.sh stop [DIR]     stop it (DIR: the one of $SLURM_CONF) and remove DIR
+#                                          (only a DIR that `start` made: see below)
 #   tools/slurm-one-node.sh run -- CMD...  start, run CMD with SLURM_CONF exported, stop
 #                                          (also when CMD fails or is interrupted);
 #                                          exits with CMD's status
@@ -15,9 +16,20 @@
 # a munge key and socket of its own (a system munged, if any, is left
 # alone), the daemons' state, spool, pid and log files. The node is this
 # machine (`hostname -s`, at 127.0.0.1) with all its CPUs (nproc) and its
-# memory (/proc/meminfo); one partition, `debug`. The daemons are stopped by
-# the process ids this script started, never by name.
+# memory (/proc/meminfo); one partition, `debug`.
+#
+# `stop` acts only on a directory that `start` made: `start` takes a new or
+# empty DIR and writes DIR/slurm-one-node.marker (naming DIR) before
+# anything else; `stop` refuses, with exit status 1 and nothing cancelled,
+# signalled or removed, a DIR without that marker (a real cluster's
+# /etc/slurm, say), or whose slurm.conf is not the one `start` wrote there.
+# It cancels the jobs that DIR's own controller lists (by id, once
+# `scontrol show config` says the controller answering is DIR's), signals
+# only the daemons recorded in DIR/pids (id and start time, so a reused id
+# is left alone) and the processes of those jobs, then removes DIR.
 set -euo pipefail
+
+MARKER=slurm-one-node.marker
 
 die() { echo "slurm-one-node: $*" >&2; exit 1; }
 
@@ -36,49 +48,100 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# Stops the daemons listed in DIR/pids (slurmd first, munged last) and removes DIR.
+# The start time of process $1 (/proc/PID/stat, field 22, after the
+# command name, which may hold spaces); nothing if there is no such process.
+start_time() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+    stat=${stat##*) }
+    awk '{ print $20 }' <<<"$stat"
+}
+
+# Records a daemon this script started, by id and start time.
+record_pid() {
+    echo "$1 $(start_time "$1")" >>"$2/pids"
+}
+
+# Dies unless $1 is a directory `start` made: its marker names it, and its
+# slurm.conf (if written yet) keeps the state in it.
+check_own_dir() {
+    local dir=$1 abs
+    [ -d "$dir" ] || die "$dir: no such directory; nothing stopped"
+    abs=$(cd "$dir" && pwd -P)
+    [ -f "$abs/$MARKER" ] && [ "$(sed -n 2p "$abs/$MARKER")" = "$abs" ] \
+        || die "$dir was not made by \`slurm-one-node.sh start\` (no $MARKER naming it): refusing to stop it; nothing cancelled, signalled or removed"
+    if [ -f "$abs/slurm.conf" ] && ! grep -qxF "StateSaveLocation=$abs/state" "$abs/slurm.conf"; then
+        die "$abs/slurm.conf is not the one \`slurm-one-node.sh start\` wrote there: refusing to stop it; nothing cancelled, signalled or removed"
+    fi
+}
+
+# Cancels the jobs of DIR's cluster, stops the daemons listed in DIR/pids
+# (slurmd first, munged last) and removes DIR.
 stop_cluster() {
-    local dir=$1 pid
-    [ -f "$dir/slurm.conf" ] || die "$dir is not a cluster directory of this script"
+    local dir conf ids pid t
+    check_own_dir "$1"
+    dir=$(cd "$1" && pwd -P)
+    conf=$dir/slurm.conf
     # Jobs still running first, while slurmd can end their steps: a job's
-    # processes outlive the daemons otherwise.
-    if SLURM_CONF="$dir/slurm.conf" squeue -h -o %i 2>/dev/null | grep -q .; then
-        SLURM_CONF="$dir/slurm.conf" scancel --user="$(id -un)" 2>/dev/null || true
-        for _ in $(seq 100); do
-            SLURM_CONF="$dir/slurm.conf" squeue -h -t running,completing -o %i 2>/dev/null | grep -q . || break
-            sleep 0.1
-        done
+    # processes outlive the daemons otherwise. Only once the controller that
+    # answers is this directory's (the config it serves keeps its state here).
+    ids=""
+    if [ -f "$conf" ] && [ "$(SLURM_CONF=$conf scontrol show config 2>/dev/null \
+        | awk -F' *= *' '$1 == "StateSaveLocation" { print $2 }')" = "$dir/state" ]; then
+        ids=$(SLURM_CONF=$conf squeue -h -t all -o %A 2>/dev/null | sort -un || true)
+        local live
+        live=$(SLURM_CONF=$conf squeue -h -o %A 2>/dev/null || true)
+        if [ -n "$live" ]; then
+            # shellcheck disable=SC2086
+            SLURM_CONF=$conf scancel $live 2>/dev/null || true
+            for _ in $(seq 100); do
+                SLURM_CONF=$conf squeue -h -t running,completing -o %A 2>/dev/null | grep -q . || break
+                sleep 0.1
+            done
+        fi
     fi
     if [ -f "$dir/pids" ]; then
-        for pid in $(tac "$dir/pids"); do
-            kill "$pid" 2>/dev/null || true
-        done
-        for pid in $(tac "$dir/pids"); do
+        local live_pids=()
+        while read -r pid t; do
+            if [ -n "${t:-}" ] && [ "$(start_time "$pid")" = "$t" ]; then
+                live_pids=("$pid" "${live_pids[@]}")
+            fi
+        done <"$dir/pids"
+        for pid in "${live_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+        for pid in "${live_pids[@]}"; do
             for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
             kill -9 "$pid" 2>/dev/null || true
         done
     fi
     # A job being launched as it was cancelled can outlive its slurmstepd:
-    # the jobs of this cluster are the processes with its SLURM_CONF and a
-    # SLURM_JOB_ID in their environment.
-    local p env
-    for p in /proc/[0-9]*; do
-        env=$(tr '\0' '\n' 2>/dev/null <"$p/environ") || continue
-        if grep -qxF "SLURM_CONF=$dir/slurm.conf" <<<"$env" && grep -q '^SLURM_JOB_ID=' <<<"$env"; then
-            kill -9 "${p#/proc/}" 2>/dev/null || true
-        fi
-    done
+    # its processes have this cluster's SLURM_CONF and one of its job ids in
+    # their environment.
+    if [ -n "$ids" ]; then
+        local p env id
+        for p in /proc/[0-9]*; do
+            env=$(tr '\0' '\n' 2>/dev/null <"$p/environ") || continue
+            grep -qxF "SLURM_CONF=$conf" <<<"$env" || continue
+            id=$(sed -n 's/^SLURM_JOB_ID=//p' <<<"$env")
+            [ -n "$id" ] && grep -qxF "$id" <<<"$ids" && kill -9 "${p#/proc/}" 2>/dev/null || true
+        done
+    fi
     rm -rf "$dir"
 }
 
 start_cluster() {
     local dir=$1 t0 host cpus mem
     t0=$(date +%s.%N)
+    # Never an existing directory with files in it: `stop` removes DIR.
+    if [ -e "$dir" ]; then
+        [ -d "$dir" ] && [ -z "$(ls -A "$dir")" ] \
+            || die "start: $dir exists and is not an empty directory: give a new or empty one"
+    fi
     [ "$(id -u)" -eq 0 ] || die "needs root (the daemons run as SlurmUser=root)"
     install_missing
     mkdir -p "$dir"
-    dir=$(cd "$dir" && pwd)
+    dir=$(cd "$dir" && pwd -P)
     chmod 700 "$dir"
+    printf 'made by tools/slurm-one-node.sh start; `stop` removes this directory:\n%s\n' "$dir" >"$dir/$MARKER"
     mkdir -p "$dir/state" "$dir/spool" "$dir/log" "$dir/munge"
     chmod 700 "$dir/munge"
     host=$(hostname -s)
@@ -92,7 +155,7 @@ start_cluster() {
         --key-file="$dir/munge/munge.key" --pid-file="$dir/munge/munged.pid" \
         --seed-file="$dir/munge/munged.seed" --log-file="$dir/log/munged.log" \
         </dev/null >>"$dir/log/munged.out" 2>&1 &
-    echo $! >>"$dir/pids"
+    record_pid $! "$dir"
     for _ in $(seq 100); do [ -S "$dir/munge/munge.socket" ] && break; sleep 0.1; done
     [ -S "$dir/munge/munge.socket" ] || { cat "$dir/log/munged.out" "$dir/log/munged.log" >&2 2>/dev/null; die "munged did not start"; }
 
@@ -125,9 +188,9 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
     export SLURM_CONF="$dir/slurm.conf"
     slurmctld -D -i -f "$SLURM_CONF" </dev/null >>"$dir/log/slurmctld.out" 2>&1 &
-    echo $! >>"$dir/pids"
+    record_pid $! "$dir"
     slurmd -D -f "$SLURM_CONF" -N "$host" </dev/null >>"$dir/log/slurmd.out" 2>&1 &
-    echo $! >>"$dir/pids"
+    record_pid $! "$dir"
 
     local state=""
     for _ in $(seq 600); do
@@ -148,7 +211,7 @@ case "${1:-}" in
     start)
         dir=${2:-$(mktemp -d /tmp/tama-slurm.XXXXXX)}
         start_cluster "$dir"
-        echo "export SLURM_CONF=$(cd "$dir" && pwd)/slurm.conf"
+        echo "export SLURM_CONF=$(cd "$dir" && pwd -P)/slurm.conf"
         ;;
     stop)
         if [ -n "${2:-}" ]; then dir=$2
@@ -160,8 +223,10 @@ case "${1:-}" in
         shift
         [ "${1:-}" = "--" ] && shift
         [ $# -gt 0 ] || die "run: no command"
-        dir=$(mktemp -d /tmp/tama-slurm.XXXXXX)
-        trap 'stop_cluster "$dir"' EXIT
+        dir=$(cd "$(mktemp -d /tmp/tama-slurm.XXXXXX)" && pwd -P)
+        # The directory is this script's from mktemp on; `start` may have
+        # failed before its marker (then it is still empty) or removed it.
+        trap 'if [ -f "$dir/$MARKER" ]; then stop_cluster "$dir"; else rmdir "$dir" 2>/dev/null || true; fi' EXIT
         trap 'exit 130' INT
         trap 'exit 143' TERM
         start_cluster "$dir"

@@ -18,11 +18,21 @@
 # which is what `tama match --merge DIR/shard-*.json -sprt ...` says on the
 # finished shards' files (listed: DIR/shard-K.done marks a finished shard).
 # With no decision after all N shards it prints `decision: none ...`.
-# A shard whose job ends unfinished (failed, cancelled, node lost) is
-# submitted again, up to twice, and goes on from its results file
-# (-resume); running the script again with the same arguments and DIR
-# keeps the finished shards and resumes the others. Exit status 0 when it
-# ran to a decision or to the last shard, 1 on an error.
+#
+# The script knows its jobs by the ids sbatch gave it (DIR/shard-K.job),
+# never by name: other runs and other users may have jobs of any name, and
+# only this run's are counted, resubmitted or cancelled. A shard whose job
+# has left the queue unfinished is submitted again, up to twice, once
+# Slurm says how the job ended (sacct, or `squeue -j ID -t all`: failed,
+# cancelled, node lost, or unknown to Slurm) and goes on from its results
+# file (-resume). A round in which squeue fails submits nothing: a job it
+# cannot see may still be running. Interrupted (Ctrl-C, TERM) or ending on
+# an error, the script cancels its jobs. Running it again with the same
+# arguments and DIR keeps the finished shards, takes over the jobs of the
+# earlier run still queued or running, and resumes the others; two runs on
+# one DIR at once are refused (DIR/.lock). Exit status 0 when it
+# ran to a decision or to the last shard, 1 on an error, 130/143 when
+# interrupted.
 #
 # TAMA (default: `tama` on PATH) is the binary that merges and that the
 # shards run; the engines are those of MATCH-ARGS. SBATCH-ARGS are added to
@@ -61,23 +71,95 @@ name="sprt-waves-$(basename "$dir")"
 read -r -a sprt_words <<<"$sprt"
 read -r -a sbatch_words <<<"$sbatch_args"
 
+# One run a DIR: DIR/.lock holds the running script's process id (a file
+# lock would be held on by the children of a killed run).
+lock=$dir/.lock
+if ! (set -o noclobber; echo "$$" >"$lock") 2>/dev/null; then
+    holder=$(cat "$lock" 2>/dev/null || true)
+    if [[ "$holder" =~ ^[0-9]+$ ]] && ps -p "$holder" -o args= 2>/dev/null | grep -q sprt-waves; then
+        die "another sprt-waves.sh runs on $dir (process $holder, in $lock)"
+    fi
+    echo "$$" >"$lock" # the run that wrote it has ended without removing it
+fi
+
+# job[K]: the id of shard K's job while it may be queued or running.
 declare -A job tries
-active_jobs() { squeue -h -n "$name" -t PD,R,CG,CF,S,RQ -o %i 2>/dev/null || true; }
+user=$(id -un)
+err=$(mktemp)
+
+cancel_own() {
+    [ ${#job[@]} -gt 0 ] || return 0
+    # shellcheck disable=SC2046
+    scancel $(printf '%s\n' "${job[@]}" | sort -u) 2>/dev/null || true
+}
+on_exit() {
+    local status=$?
+    cancel_own
+    rm -f "$err"
+    [ "$(cat "$lock" 2>/dev/null)" = "$$" ] && rm -f "$lock"
+    exit "$status"
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The ids of this run's jobs that are queued or running, one a line;
+# status 1 when squeue failed (then nothing is known).
+active_own() {
+    local out k
+    out=$(squeue -h -u "$user" -t PD,R,CG,CF,S,RQ -o %i 2>"$err") || return 1
+    for k in "${!job[@]}"; do
+        if grep -qxF "${job[$k]}" <<<"$out"; then echo "${job[$k]}"; fi
+    done
+}
+
+# How job $1 ended once it has left the queue: its Slurm state (COMPLETED,
+# FAILED, CANCELLED ...), or `gone` when Slurm no longer knows the id;
+# status 1 when neither sacct nor squeue answered. sacct fails where
+# accounting is off; squeue keeps ended jobs for MinJobAge.
+job_end() {
+    local s
+    if s=$(sacct -n -X -P -j "$1" -o State 2>/dev/null) && [ -n "$s" ]; then
+        s=$(head -1 <<<"$s"); echo "${s%% *}"; return 0
+    fi
+    if s=$(squeue -h -j "$1" -t all -o %T 2>"$err"); then
+        if [ -n "$s" ]; then head -1 <<<"$s"; else echo gone; fi
+        return 0
+    fi
+    grep -qi 'invalid job id' "$err" && { echo gone; return 0; }
+    return 1
+}
 
 submit_shard() {
-    local k=$1 cmd
+    local k=$1 cmd id
     cmd="$(printf '%q ' "$tama" match "${match_args[@]}" -shard "$k/$shards" -resume \
         -results "$dir/shard-$k.json" -pdnout "$dir/shard-$k.pdn")&& touch $(printf '%q' "$dir/shard-$k.done")"
-    job[$k]=$(sbatch --parsable -J "$name" -o "$dir/shard-$k.log" "${sbatch_words[@]}" --wrap "$cmd" | cut -d';' -f1)
+    id=$(sbatch --parsable -J "$name" -o "$dir/shard-$k.log" "${sbatch_words[@]}" --wrap "$cmd") \
+        || die "sbatch of shard $k failed"
+    id=${id%%;*}
+    [[ "$id" =~ ^[0-9]+$ ]] || die "sbatch of shard $k printed '$id', not a job id"
+    job[$k]=$id
+    echo "$id" >"$dir/shard-$k.job"
     tries[$k]=$(( ${tries[$k]:-0} + 1 ))
 }
 
 match_args=("$@")
+# An earlier run's jobs of unfinished shards are this run's now: counted,
+# waited for, and resubmitted only once they have ended.
+for k in $(seq 1 "$shards"); do
+    if [ ! -f "$dir/shard-$k.done" ] && [ -f "$dir/shard-$k.job" ]; then
+        id=$(cat "$dir/shard-$k.job")
+        [[ "$id" =~ ^[0-9]+$ ]] && job[$k]=$id && tries[$k]=1
+    fi
+done
 next=1 merged_count=-1 decision=none line="" games=0
 while true; do
     finished=()
     for k in $(seq 1 "$shards"); do
-        [ -f "$dir/shard-$k.done" ] && finished+=("$dir/shard-$k.json")
+        if [ -f "$dir/shard-$k.done" ]; then
+            finished+=("$dir/shard-$k.json")
+            unset "job[$k]"
+        fi
     done
     if [ ${#finished[@]} -gt 0 ] && [ ${#finished[@]} -ne "$merged_count" ]; then
         merged_count=${#finished[@]}
@@ -96,18 +178,32 @@ while true; do
     fi
     [ "$merged_count" -eq "$shards" ] && break
 
-    active=$(active_jobs)
-    # Shards submitted whose job is gone but that did not finish: again (-resume).
+    if ! active=$(active_own); then
+        echo "sprt-waves: squeue failed ($(head -1 "$err")): the queue is unknown, nothing submitted this round" >&2
+        sleep "$poll"
+        continue
+    fi
+    n_active=$(grep -c . <<<"$active" || true)
+    # Shards whose job has left the queue unfinished: again (-resume), once
+    # Slurm says the job has ended.
     for k in "${!job[@]}"; do
-        if [ ! -f "$dir/shard-$k.done" ] && ! grep -qx "${job[$k]}" <<<"$active"; then
-            [ "${tries[$k]}" -lt 3 ] || die "shard $k ended unfinished ${tries[$k]} times; see $dir/shard-$k.log"
-            echo "shard $k (job ${job[$k]}) ended unfinished: submitted again" >&2
-            submit_shard "$k"
+        grep -qxF "${job[$k]}" <<<"$active" && continue
+        if ! end=$(job_end "${job[$k]}"); then
+            echo "sprt-waves: the state of job ${job[$k]} (shard $k) is unknown: checked again next round" >&2
+            continue
         fi
+        case "$end" in
+            COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED|BOOT_FAIL|DEADLINE|REVOKED|gone) ;;
+            *) continue ;; # ended for squeue, not yet for the accounting
+        esac
+        [ -f "$dir/shard-$k.done" ] && continue # finished since the last look
+        [ "${tries[$k]}" -lt 3 ] || die "shard $k ended unfinished ${tries[$k]} times; see $dir/shard-$k.log"
+        echo "shard $k (job ${job[$k]}, $end) ended unfinished: submitted again" >&2
+        submit_shard "$k"
+        n_active=$((n_active + 1))
     done
-    n_active=$(active_jobs | grep -c . || true)
     while [ "$n_active" -lt "$wave" ] && [ "$next" -le "$shards" ]; do
-        if [ ! -f "$dir/shard-$next.done" ]; then
+        if [ ! -f "$dir/shard-$next.done" ] && [ -z "${job[$next]:-}" ]; then
             submit_shard "$next"
             n_active=$((n_active + 1))
         fi
@@ -116,13 +212,17 @@ while true; do
     sleep "$poll"
 done
 
-left=$(active_jobs)
+left=$(active_own) || left=$(printf '%s\n' "${job[@]}")
 if [ -n "$left" ]; then
     # shellcheck disable=SC2086
     scancel $left
     # Gone from the queue, their engines ended, before the script says it is done.
-    for _ in $(seq 120); do [ -z "$(active_jobs)" ] && break; sleep 0.5; done
+    for _ in $(seq 120); do
+        now=$(active_own) && [ -z "$now" ] && break
+        sleep 0.5
+    done
 fi
+job=()
 cancelled=$(grep -c . <<<"$left" || true)
 not_submitted=$((shards - next + 1))
 echo "decision: $decision after $merged_count of $shards shards ($games games): $line"

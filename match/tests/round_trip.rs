@@ -243,6 +243,8 @@ impl Read for Script {
                 None => return Ok(0),
                 Some(Step::Send(line)) => self.pending = format!("{line}\n").into_bytes(),
                 Some(Step::Await(prefix, n)) => {
+                    // A hang guard, not a speed claim: only an engine that
+                    // never answers takes a minute.
                     let deadline = Instant::now() + Duration::from_secs(60);
                     let seen =
                         |o: &Output| o.text().lines().filter(|l| l.starts_with(prefix)).count();

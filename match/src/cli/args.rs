@@ -245,31 +245,96 @@ mod tests {
         }
     }
 
+    /// The message of the error that parsing `args` gives.
+    fn error(args: &str) -> String {
+        match parse(&argv(args)) {
+            Ok(c) => panic!("{args:?} parsed: {c:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
     #[test]
-    fn errors() {
-        for bad in [
-            "",
-            "-engine cmd=a st=1",
-            "-engine cmd=a -engine cmd=b",
-            "-engine cmd=a st=1 -engine name=b st=1",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -rounds x",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -bogus",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -sprt elo0=10 elo1=0",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -engine cmd=c st=1 -sprt 0 5 .05 .05",
-            "-engine cmd=a st=1 foo=bar -engine cmd=b st=1",
-            "-engine cmd=a tc=x -engine cmd=b st=1",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -variant chess",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -concurrency 0",
-            "-engine cmd=a depth=0 -engine cmd=b st=1",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -each depth=0",
-            "-engine cmd=a nodes=0 -engine cmd=b st=1",
-            "-engine cmd=a depth=-2 -engine cmd=b st=1",
-            "-engine cmd=a depth=1001 -engine cmd=b st=1",
-            "-engine cmd=a nodes=1e30 -engine cmd=b st=1",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -shard 3/2",
-            "-engine cmd=a st=1 -engine cmd=b st=1 -shard 1/2 -sprt",
+    fn errors_name_what_was_wrong() {
+        for (bad, message) in [
+            ("", "at least two -engine are needed (`tama match --help`)"),
+            (
+                "-engine cmd=a st=1",
+                "at least two -engine are needed (`tama match --help`)",
+            ),
+            (
+                "-engine cmd=a -engine cmd=b",
+                "engine \"a\" has no limit: give tc=, st=, depth= or nodes= (or -each tc=...)",
+            ),
+            (
+                "-engine cmd=a st=1 -engine name=b st=1",
+                "engine 2: cmd=PATH is required",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -rounds x",
+                "-rounds: expected a number, got \"x\"",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -bogus",
+                "unknown option \"-bogus\" (`tama match --help` lists the flags)",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -sprt elo0=10 elo1=0",
+                "-sprt: elo0 must be below elo1",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -engine cmd=c st=1 -sprt 0 5 .05 .05",
+                "-sprt needs exactly two engines",
+            ),
+            (
+                "-engine cmd=a st=1 foo=bar -engine cmd=b st=1",
+                "engine 1: unknown engine setting \"foo\"",
+            ),
+            (
+                "-engine cmd=a tc=x -engine cmd=b st=1",
+                "engine 1: tc: expected seconds, got \"x\"",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -variant chess",
+                "unknown variant \"chess\" (expected armenian or turkish)",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -concurrency 0",
+                "-concurrency must be between 1 and 256",
+            ),
+            (
+                "-engine cmd=a depth=0 -engine cmd=b st=1",
+                "engine 1: depth: expected a whole number from 1 to 1000, got \"0\"",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -each depth=0",
+                "engine 1: depth: expected a whole number from 1 to 1000, got \"0\"",
+            ),
+            (
+                "-engine cmd=a nodes=0 -engine cmd=b st=1",
+                "engine 1: nodes: expected a whole number from 1 to 1000000000000000, got \"0\"",
+            ),
+            (
+                "-engine cmd=a depth=-2 -engine cmd=b st=1",
+                "engine 1: depth: expected a whole number from 1 to 1000, got \"-2\"",
+            ),
+            (
+                "-engine cmd=a depth=1001 -engine cmd=b st=1",
+                "engine 1: depth: expected a whole number from 1 to 1000, got \"1001\"",
+            ),
+            (
+                "-engine cmd=a nodes=1e30 -engine cmd=b st=1",
+                "engine 1: nodes: expected a whole number from 1 to 1000000000000000, got \"1e30\"",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -shard 3/2",
+                "-shard: expected K/N with 1 <= K <= N, got \"3/2\"",
+            ),
+            (
+                "-engine cmd=a st=1 -engine cmd=b st=1 -shard 1/2 -sprt",
+                "-sprt with -shard: a shard must not stop on its part alone; give -sprt to --merge",
+            ),
         ] {
-            assert!(parse(&argv(bad)).is_err(), "{bad:?}");
+            assert_eq!(error(bad), message, "{bad:?}");
         }
     }
 
@@ -282,8 +347,11 @@ mod tests {
             };
             assert!(c.repeat && c.games == 2, "{ok:?}");
         }
-        for bad in [" x", " 2 3"] {
-            assert!(parse(&argv(&format!("{base}{bad}"))).is_err(), "{bad:?}");
+        for (bad, arg) in [(" x", "x"), (" 2 3", "3")] {
+            assert_eq!(
+                error(&format!("{base}{bad}")),
+                format!("unexpected argument {arg:?} after -repeat")
+            );
         }
     }
 }

@@ -25,8 +25,9 @@
 //! part touched before the search began, so that the first search still
 //! has a table of that size for those keys; those entries are not found
 //! once their own buckets are ready. (A stand-in bucket also holds keys of
-//! its own whose top bits differ: only the low bits tell those apart, so a
-//! wrong hit has odds of 2^-52 per entry compared, for those seconds.)
+//! its own, whose top bits may differ from those it stands in for: only the
+//! low bits tell those apart, so a wrong hit has odds of 2^-52 per entry
+//! compared, while such entries last.)
 //!
 //! Win/loss scores are stored relative to the node (distance from the node,
 //! not from the root) and corrected by ply on the way in and out.

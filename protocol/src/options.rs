@@ -176,7 +176,7 @@ options! {
         debug_log_file: String = String::new(), optional_text;
     SkillLevel = "Skill Level", Some("skill-level"),
         Kind::Spin { min: 0, max: MAX_SKILL_LEVEL as i64 }, None,
-        skill_level: u32 = SearchOptions::default().skill_level, spin;
+        skill_level: u32 = MAX_SKILL_LEVEL, spin;
     LimitStrength = "UCI_LimitStrength", Some("limit-strength"), Kind::Check, None,
         limit_strength: bool = false, check;
     Elo = "UCI_Elo", Some("elo"),
@@ -472,13 +472,13 @@ impl Settings {
         }
     }
 
-    /// The level the search plays: `UCI_Elo`'s when `UCI_LimitStrength`
+    /// The strength the search plays: `UCI_Elo`'s when `UCI_LimitStrength`
     /// is on, else `Skill Level`.
-    pub fn skill_level(&self) -> u32 {
+    pub fn skill_level(&self) -> skill::Skill {
         if self.limit_strength {
-            skill::level_for_elo(self.elo)
+            skill::skill_for_elo(self.elo)
         } else {
-            self.skill_level
+            skill::Skill::level(self.skill_level)
         }
     }
 

@@ -148,9 +148,10 @@ pub struct SearchOptions {
     /// How much worse than even a draw is for the side the engine plays
     /// (centi-men; `score::draw_score`), outside analysis.
     pub contempt: i32,
-    /// The level played (`skill`): 0, the weakest, to
-    /// `skill::MAX_SKILL_LEVEL`, full strength.
-    pub skill_level: u32,
+    /// The strength played (`skill`): a level from 0, the weakest, to
+    /// `skill::MAX_SKILL_LEVEL`, full strength, or a point between two
+    /// (`UCI_Elo`).
+    pub skill_level: skill::Skill,
 }
 
 impl Default for SearchOptions {
@@ -162,7 +163,7 @@ impl Default for SearchOptions {
             lab: lab::LabOptions::default(),
             egtb_pieces: crate::egtb::MAX_PIECES,
             contempt: 0,
-            skill_level: skill::MAX_SKILL_LEVEL,
+            skill_level: skill::Skill::FULL,
         }
     }
 }
@@ -367,9 +368,9 @@ impl Searcher {
             ..limits.clone()
         };
         self.lag.observe(game, limits);
-        let level = self.options.skill_level;
-        let mut outcome = if level < skill::MAX_SKILL_LEVEL && !self.options.baseline() {
-            self.search_at_level(level, game, limits, started, control, info)
+        let skill = self.options.skill_level;
+        let mut outcome = if !skill.is_full() && !self.options.baseline() {
+            self.search_at_skill(skill, game, limits, started, control, info)
         } else {
             self.search_full(game, limits, started, control, info)
         };

@@ -4,19 +4,31 @@
 //!
 //! The system hands out a fresh mapping already zeroed, and backs a page
 //! with memory when it is first touched, which costs about what writing
-//! it costs (the kernel zeroes the page). A search probing a fresh table at
+//! it costs (the system zeroes the page). A search probing a fresh table at
 //! random would pay that on nearly every node at first, a stall too long
 //! for its clock checks. So when the first search starts (`touch_for_search`),
-//! the pages are touched ahead of it: a table of up to `POPULATE_ABOVE`
-//! at once, a larger one by a thread of its own, a chunk at a time
-//! (`MADV_POPULATE_WRITE` faults pages in without writing them), the search
-//! using only the buckets touched so far: `ready()` grows from the first
-//! 4 MB to the whole table. A table of up to `POPULATE_ABOVE` is touched
-//! earlier, when the engine is idle and asked whether it is ready
-//! (`touch_if_small`, from `isready` and Hub `init`), so that the first
-//! move does not pay for it on its clock; a larger one is touched by
-//! nothing before a search: a GUI that asks for 12 GB and never searches
-//! does not make them resident, and `isready` answers at once.
+//! the pages are touched ahead of it: a table of up to `TOUCHED_WHOLE_UP_TO`
+//! at once, a larger one by a thread of its own, a chunk at a time, the
+//! search using only the buckets touched so far: `ready()` grows from the
+//! first 4 MB to the whole table. The table's index never changes
+//! (`TranspositionTable::bucket`, which meanwhile keeps the keys of the
+//! buckets not yet touched in stand-ins among the first 4 MB). A table of
+//! up to `TOUCHED_WHOLE_UP_TO` is touched earlier, when the engine is idle
+//! and asked whether it is ready (`touch_if_small`, from `isready` and Hub
+//! `init`), so that the first move does not pay for it on its clock; a
+//! larger one is touched by nothing before a search: a GUI that asks for
+//! 12 GB and never searches does not make them resident, and `isready`
+//! answers at once.
+//!
+//! How a page is touched, per platform: on Linux 5.14 and later the kernel
+//! faults a chunk in (`MADV_POPULATE_WRITE`, which writes nothing); where
+//! it cannot (an older Linux, which refuses the advice; macOS; Windows),
+//! one word a page is written (`touch_by_writing`): a zero swapped for a
+//! zero, which commits the page as any write does and leaves what it holds
+//! unchanged.
+//! On Windows the whole mapping is charged against the system's commit
+//! limit when it is made (`Hash` fails there, and is halved, rather than
+//! later); on Linux and macOS only the pages touched count.
 //!
 //! The buckets start on a 2 MB boundary and carry the huge-page advice, so
 //! that on Linux the kernel can back them with 2 MB pages: a random probe
@@ -26,19 +38,20 @@
 use super::Bucket;
 use memmap2::{MmapOptions, MmapRaw};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 const HUGE_PAGE: usize = 2 << 20;
 
-/// Tables up to this size are touched whole when the first search starts,
+/// Tables up to this size are touched whole when the engine is asked
+/// whether it is ready, or at the latest when the first search starts,
 /// before it probes: a few milliseconds on an idle machine, once, and the
 /// search then sees the whole table from its first node (which keeps
 /// `bench` node counts exact); a search faulting them in itself paid up to
 /// 0.1 s on its first move, and ten times that on a loaded machine, where
 /// each huge page may wait for the system to compact memory.
-const POPULATE_ABOVE: usize = 64 << 20;
+const TOUCHED_WHOLE_UP_TO: usize = 64 << 20;
 
 /// What is touched at a time: the table grows by as much. Small, because
 /// the system holds the process's memory map while it touches a chunk, and
@@ -50,6 +63,34 @@ const POPULATE_CHUNK: usize = HUGE_PAGE;
 /// so that it has a table of some size.
 const POPULATE_FIRST: usize = 4 << 20;
 
+/// How many buckets, from the first, are touched before a search of a
+/// large new table begins: the stand-ins of the buckets not yet touched
+/// (`TranspositionTable::bucket`).
+pub(super) const STAND_INS: usize = POPULATE_FIRST / std::mem::size_of::<Bucket>();
+
+/// The smallest page of any system Tama builds for: one word written this
+/// far apart touches every page, whatever the system's page size.
+const SMALLEST_PAGE: usize = 4096;
+
+/// How pages are touched (see the module comment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TouchMethod {
+    /// The kernel faults a chunk in (`MADV_POPULATE_WRITE`).
+    Advise,
+    /// One word a page written (`touch_by_writing`).
+    Write,
+}
+
+impl TouchMethod {
+    /// The platform's way: the advice where the kernel may know it (an
+    /// older Linux refuses it, and `Populate` then writes instead).
+    const PLATFORM: TouchMethod = if cfg!(target_os = "linux") {
+        TouchMethod::Advise
+    } else {
+        TouchMethod::Write
+    };
+}
+
 /// The bucket array (see the module comment).
 pub(super) struct Buckets {
     /// The first bucket: the first 2 MB boundary of `map`.
@@ -58,6 +99,7 @@ pub(super) struct Buckets {
     /// How many buckets, from the first, the search may use now.
     ready: Arc<AtomicUsize>,
     touch: Mutex<Touch>,
+    method: TouchMethod,
     map: Arc<MmapRaw>,
 }
 
@@ -108,6 +150,7 @@ impl Buckets {
             len,
             ready: Arc::new(AtomicUsize::new(len)),
             touch: Mutex::new(Touch::NotYet),
+            method: TouchMethod::PLATFORM,
             map: Arc::new(map),
         })
     }
@@ -124,10 +167,10 @@ impl Buckets {
     }
 
     /// Touches the pages of a table small enough to be touched whole
-    /// (`POPULATE_ABOVE`) now, as the first search would; a larger table is
+    /// (`TOUCHED_WHOLE_UP_TO`) now, as the first search would; a larger table is
     /// left for a search (see the module comment).
     pub(super) fn touch_if_small(&self) {
-        if self.bytes() <= POPULATE_ABOVE {
+        if self.bytes() <= TOUCHED_WHOLE_UP_TO {
             self.touch_for_search();
         }
     }
@@ -144,23 +187,20 @@ impl Buckets {
     }
 
     /// Touches the first `POPULATE_FIRST` bytes, and starts the thread
-    /// that touches the rest (large tables, Linux); the table is then ready
-    /// chunk by chunk. Small tables are touched whole.
+    /// that touches the rest (large tables); the table is then ready chunk
+    /// by chunk. Small tables are touched whole.
     fn populate(&self) -> Touch {
-        if !cfg!(target_os = "linux") {
-            self.ready.store(self.len, Ordering::Relaxed);
-            return Touch::Done;
-        }
         let start = self.base.as_ptr() as usize - self.map.as_ptr() as usize;
-        let chunk = Populate {
+        let mut chunk = Populate {
             map: Arc::clone(&self.map),
             start,
             end: start + self.bytes(),
             ready: Arc::clone(&self.ready),
             stop: Arc::new(AtomicBool::new(false)),
+            method: self.method,
         };
         self.ready.store(0, Ordering::Relaxed);
-        if self.bytes() <= POPULATE_ABOVE {
+        if self.bytes() <= TOUCHED_WHOLE_UP_TO {
             while chunk.next() {}
             return Touch::Done;
         }
@@ -232,21 +272,22 @@ impl Buckets {
 /// The populating work: `start..end` of `map`, touched so far up to the
 /// bucket `ready` says.
 struct Populate {
-    // Read by the Linux advice only; elsewhere nothing is touched ahead.
-    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     map: Arc<MmapRaw>,
     start: usize,
     end: usize,
     ready: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
+    // Read where the kernel may populate (Linux); elsewhere always `Write`.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    method: TouchMethod,
 }
 
 impl Populate {
     /// Touches the next chunk and makes it ready; `false` when there is
-    /// nothing left to do: all done, stopped, or the system declined (an
-    /// old kernel, or no memory to spare right now), in which case the
-    /// whole table is ready and the search faults the rest in itself.
-    fn next(&self) -> bool {
+    /// nothing left to do: all done, stopped, or the system declined (no
+    /// memory to spare right now), in which case the whole table is ready
+    /// and the search faults the rest in itself.
+    fn next(&mut self) -> bool {
         let size = std::mem::size_of::<Bucket>();
         let done = self.ready.load(Ordering::Relaxed) * size;
         let (at, all) = (self.start + done, (self.end - self.start) / size);
@@ -254,19 +295,55 @@ impl Populate {
             return false;
         }
         let n = POPULATE_CHUNK.min(self.end - at);
-        #[cfg(target_os = "linux")]
-        let touched = self
-            .map
-            .advise_range(memmap2::Advice::PopulateWrite, at, n)
-            .is_ok();
-        #[cfg(not(target_os = "linux"))]
-        let touched = false;
-        if !touched {
+        if !self.touch(at, n) {
             self.ready.store(all, Ordering::Relaxed);
             return false;
         }
         self.ready.store((done + n) / size, Ordering::Relaxed);
         true
+    }
+
+    /// Touches the `n` bytes of `map` from `at`, by the kernel's advice or
+    /// else by writing; `false` when the kernel declined for want of memory.
+    fn touch(&mut self, at: usize, n: usize) -> bool {
+        #[cfg(target_os = "linux")]
+        if self.method == TouchMethod::Advise {
+            match self.map.advise_range(memmap2::Advice::PopulateWrite, at, n) {
+                Ok(()) => return true,
+                // A kernel before 5.14 does not know the advice.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                    self.method = TouchMethod::Write;
+                }
+                Err(_) => return false,
+            }
+        }
+        touch_by_writing(&self.map, at, n);
+        true
+    }
+}
+
+/// Writes one word a page of the `n` bytes of `map` from `at` (a bucket's
+/// start, within the buckets): each page is then backed by memory, as the
+/// kernel's advice would leave it, and what it holds is unchanged.
+fn touch_by_writing(map: &MmapRaw, at: usize, n: usize) {
+    for page in (at..at + n).step_by(SMALLEST_PAGE) {
+        // SAFETY: `page` lies within the buckets and is 8-aligned (`at` is a
+        // bucket's start, 64-aligned, and pages are 4096 apart); the buckets
+        // are atomics only, so writing through a shared reference is sound.
+        let word = unsafe { &*map.as_mut_ptr().add(page).cast::<AtomicU64>() };
+        // A zero replaced by zero: a write to a fresh page, and no change to
+        // a word already written. (Not "or 0": the compiler may make that a
+        // load, which maps the system's shared zero page, not memory.)
+        let _ = word.compare_exchange(0, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+impl Buckets {
+    /// Makes the first `n` buckets ready, as touching them would (for the
+    /// table's tests).
+    pub(super) fn set_ready(&self, n: usize) {
+        self.ready.store(n.min(self.len), Ordering::Relaxed);
     }
 }
 
@@ -282,7 +359,7 @@ impl std::ops::Deref for Buckets {
         // SAFETY: `base` holds `len` buckets, aligned (a 2 MB boundary),
         // for as long as `map` lives; zeroed memory is valid buckets, and
         // buckets are atomics only, so shared references may write through
-        // them (the populating thread never writes).
+        // them (the populating thread too, where it touches by writing).
         unsafe { std::slice::from_raw_parts(self.base.as_ptr(), self.len) }
     }
 }
@@ -337,7 +414,7 @@ mod tests {
     /// search starts, and populating never changes what is stored.
     #[test]
     fn a_large_table_becomes_ready_chunk_by_chunk() {
-        let len = 2 * POPULATE_ABOVE / 64;
+        let len = 2 * TOUCHED_WHOLE_UP_TO / 64;
         let chunk = POPULATE_CHUNK / 64;
         let mut b = Buckets::try_new(len).unwrap();
         // Nothing is touched before a search: all of it may be addressed.
@@ -403,10 +480,10 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_table_is_resident_only_once_a_search_uses_it() {
-        let large = Buckets::try_new(4 * POPULATE_ABOVE / 64).unwrap();
+        let large = Buckets::try_new(4 * TOUCHED_WHOLE_UP_TO / 64).unwrap();
         assert!(resident_kb(large.as_ptr() as usize) < 1024);
         drop(large);
-        let bytes = POPULATE_ABOVE / 2;
+        let bytes = TOUCHED_WHOLE_UP_TO / 2;
         let mut b = Buckets::try_new(bytes / 64).unwrap();
         assert!(resident_kb(b.as_ptr() as usize) < 1024);
         b.touch_for_search();
@@ -426,17 +503,49 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn getting_ready_touches_a_small_table_and_not_a_large_one() {
-        let large = Buckets::try_new(4 * POPULATE_ABOVE / 64).unwrap();
+        let large = Buckets::try_new(4 * TOUCHED_WHOLE_UP_TO / 64).unwrap();
         large.touch_if_small();
         assert!(!large.is_populating());
         assert!(resident_kb(large.as_ptr() as usize) < 1024);
         drop(large);
-        let bytes = POPULATE_ABOVE;
+        let bytes = TOUCHED_WHOLE_UP_TO;
         let b = Buckets::try_new(bytes / 64).unwrap();
         b.touch_if_small();
         assert!(!b.is_populating());
         assert_eq!(b.ready(), b.len());
         assert!(resident_kb(b.as_ptr() as usize) >= bytes / 1024);
+    }
+
+    /// Where the kernel cannot populate (macOS, Windows, Linux before
+    /// 5.14), a word a page is written: a small table is then resident
+    /// whole, and a large one chunk by chunk, what a search stores in it
+    /// meanwhile kept.
+    #[test]
+    fn touching_by_writing_makes_pages_resident_and_changes_nothing() {
+        let bytes = TOUCHED_WHOLE_UP_TO / 2;
+        let mut small = Buckets::try_new(bytes / 64).unwrap();
+        small.method = TouchMethod::Write;
+        small.touch_if_small();
+        assert!(!small.is_populating());
+        assert_eq!(small.ready(), small.len());
+        #[cfg(target_os = "linux")]
+        assert!(resident_kb(small.as_ptr() as usize) >= bytes / 1024);
+        assert!(all_zero(&small));
+        drop(small);
+        let len = 2 * TOUCHED_WHOLE_UP_TO / 64;
+        let mut large = Buckets::try_new(len).unwrap();
+        large.method = TouchMethod::Write;
+        large.touch_for_search();
+        scribble(&large);
+        while large.ready() < len {
+            std::thread::yield_now();
+        }
+        large.stop_populating();
+        #[cfg(target_os = "linux")]
+        assert!(resident_kb(large.as_ptr() as usize) >= len * 64 / 1024);
+        for (i, x) in large.iter().enumerate() {
+            assert_eq!(x.words[i % 8].load(Ordering::Relaxed), i as u64 | 1);
+        }
     }
 
     #[test]

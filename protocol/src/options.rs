@@ -332,11 +332,6 @@ pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 /// would rank with a lost ending.
 pub const MAX_CONTEMPT: i64 = 500;
 
-/// The CPUs this process may run on.
-pub fn cpu_count() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// All options, in the order they are shown.
 pub fn definitions() -> Vec<OptionDef> {
     Opt::ALL.iter().map(|o| o.def()).collect()

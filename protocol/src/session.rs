@@ -9,10 +9,8 @@
 //! answer always finds the engine idle.
 
 use crate::debug_log::DebugLog;
-use crate::memory::MemoryLimits;
-use crate::options::{
-    cpu_count, read_weights, Effect, OptionError, Settings, WeightsError, BUILTIN_EVAL,
-};
+use crate::memory::{hash_cap_mb, MemoryLimits};
+use crate::options::{read_weights, Effect, OptionError, Settings, WeightsError, BUILTIN_EVAL};
 use crate::search_job::{FatalFault, SearchJob};
 use std::fmt;
 use std::path::Path;
@@ -222,7 +220,7 @@ impl Session {
             | Effect::TablesChanged
             | Effect::LogFileChanged => {}
             Effect::ThreadsChanged => {
-                let cpus = cpu_count();
+                let cpus = tama_os::machine::cpu_count();
                 if self.settings.threads > cpus {
                     self.note(&format!(
                         "Threads: {} search threads on {cpus} CPUs; they share the CPUs, so expect no gain beyond {cpus}",
@@ -389,7 +387,7 @@ impl Session {
     /// The table size to make: `Hash`, capped to what the machine can
     /// spare (`memory`).
     fn table_mb(&self) -> usize {
-        match self.memory.hash_cap_mb() {
+        match hash_cap_mb(&self.memory) {
             Some(cap) => self.settings.hash_mb.min(cap),
             None => self.settings.hash_mb,
         }
@@ -403,7 +401,9 @@ impl Session {
         if capped < asked {
             self.note(&format!(
                 "Hash: {asked} MB asked for, {capped} MB used: the table takes at most half of {}",
-                self.memory.tightest()
+                self.memory
+                    .tightest()
+                    .map_or("no known limit", |(_, name)| name)
             ));
         }
         if got < capped {

@@ -9,8 +9,58 @@ use super::probe::{io_error, table_files, EgtbError};
 use super::write::write_atomically;
 use crate::rules::Rules;
 use memmap2::Mmap;
+use std::fmt;
 use std::fs::File;
 use std::path::Path;
+
+/// Why a table could not be compressed (`EgtbError::Compression` names the
+/// file).
+#[derive(Debug)]
+pub enum CompressError {
+    /// The block size is not a whole number of entries, or out of range.
+    BlockBytes {
+        /// The size asked for.
+        block_bytes: u32,
+        /// The bytes of one group of entries, which a block must be a
+        /// multiple of.
+        unit: u32,
+    },
+    /// zstd refused to make a context or compress a block.
+    Zstd(std::io::Error),
+    /// A compressed block read back is not the plain block.
+    RoundTrip,
+    /// A compressing thread panicked.
+    ThreadPanicked,
+    /// The written file's header does not describe the plain table's
+    /// entries.
+    HeaderDiffers,
+}
+
+impl fmt::Display for CompressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompressError::BlockBytes { block_bytes, unit } => write!(
+                f,
+                "block bytes {block_bytes}: must be a multiple of {unit} from {unit} to {MAX_BLOCK_BYTES}"
+            ),
+            CompressError::Zstd(e) => write!(f, "zstd: {e}"),
+            CompressError::RoundTrip => f.write_str("a block does not decompress to itself"),
+            CompressError::ThreadPanicked => f.write_str("a compressing thread panicked"),
+            CompressError::HeaderDiffers => {
+                f.write_str("the written table's header differs from the plain one")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CompressError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CompressError::Zstd(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// How `compress_dir` compresses.
 #[derive(Clone, Copy, Debug)]
@@ -49,23 +99,23 @@ pub(crate) fn compress_bytes(
     header: &Header,
     payload: &[u8],
     opts: &CompressOptions,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CompressError> {
     let unit = entry_unit(header.encoding);
     if opts.block_bytes == 0 || opts.block_bytes > MAX_BLOCK_BYTES || opts.block_bytes % unit != 0 {
-        return Err(format!(
-            "block bytes {}: must be a multiple of {unit} from {unit} to {MAX_BLOCK_BYTES}",
-            opts.block_bytes
-        ));
+        return Err(CompressError::BlockBytes {
+            block_bytes: opts.block_bytes,
+            unit,
+        });
     }
     let chunks: Vec<&[u8]> = payload.chunks(opts.block_bytes as usize).collect();
     let threads = opts.threads.clamp(1, chunks.len().max(1));
     let per_thread = chunks.len().div_ceil(threads).max(1);
-    let compressed: Vec<Result<Vec<Vec<u8>>, String>> = std::thread::scope(|scope| {
+    let compressed: Vec<Result<Vec<Vec<u8>>, CompressError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
             .chunks(per_thread)
             .map(|part| {
                 scope.spawn(move || {
-                    let fail = |e: std::io::Error| format!("zstd: {e}");
+                    let fail = CompressError::Zstd;
                     let mut cctx = zstd::bulk::Compressor::new(opts.level).map_err(fail)?;
                     let mut dctx = zstd::bulk::Decompressor::new().map_err(fail)?;
                     let mut check = Vec::new();
@@ -75,7 +125,7 @@ pub(crate) fn compress_bytes(
                             if !decompress(&mut dctx, &c, plain.len(), &mut check)
                                 || check != *plain
                             {
-                                return Err("a block does not decompress to itself".to_string());
+                                return Err(CompressError::RoundTrip);
                             }
                             Ok(c)
                         })
@@ -85,7 +135,7 @@ pub(crate) fn compress_bytes(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err("a thread panicked".into())))
+            .map(|h| h.join().unwrap_or(Err(CompressError::ThreadPanicked)))
             .collect()
     });
     let mut blocks = Vec::with_capacity(chunks.len());
@@ -193,7 +243,7 @@ pub fn compress_dir(
         if written.header.stats != header.stats || written.header.encoding != header.encoding {
             return Err(EgtbError::Compression {
                 path: target,
-                reason: "the written table's header differs from the plain one".into(),
+                reason: CompressError::HeaderDiffers,
             });
         }
         let c = Compressed {
@@ -309,6 +359,36 @@ mod tests {
         let packed = Tablebase::open(out.path(), rules).expect("compressed tables");
         let entries: u64 = plain.headers().iter().map(|h| h.entries).sum();
         assert_eq!(assert_same_tables(&plain, &packed), entries);
+    }
+
+    /// A block size that is not a whole number of entries is refused with
+    /// the size it needs, as a typed reason, before anything is written.
+    #[test]
+    fn a_block_size_of_part_entries_is_refused() {
+        let dir = TempDir::new("zbadblock");
+        build_quietly(dir.path(), Rules::ARMENIAN, 2, 4);
+        let out = TempDir::new("zbadblock-out");
+        for block_bytes in [0, MAX_BLOCK_BYTES + 1] {
+            let opts = CompressOptions {
+                block_bytes,
+                ..CompressOptions::default()
+            };
+            let e = compress_dir(dir.path(), out.path(), Rules::ARMENIAN, &opts, &mut |_| {})
+                .expect_err("refused");
+            match &e {
+                EgtbError::Compression {
+                    reason:
+                        CompressError::BlockBytes {
+                            block_bytes: b,
+                            unit,
+                        },
+                    ..
+                } => assert!(*b == block_bytes && [1, 2].contains(unit), "{e}"),
+                other => panic!("not a block-size refusal: {other}"),
+            }
+            assert!(e.to_string().contains("not compressed: block bytes"), "{e}");
+        }
+        assert_eq!(std::fs::read_dir(out.path()).expect("out").count(), 0);
     }
 
     /// In place: every file replaced by its compressed form; again: nothing

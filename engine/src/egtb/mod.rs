@@ -20,7 +20,7 @@ mod write;
 
 pub use blocks::blocks_decompressed;
 pub use build::{build_bytes_per_entry, BuildOptions, Progress};
-pub use compress::{compress_dir, CompressOptions, Compressed};
+pub use compress::{compress_dir, CompressError, CompressOptions, Compressed};
 pub use file::{file_name, Encoding, FileError, Header, Layout, TableStats, HEADER_LEN};
 pub use index::TableIndex;
 pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job, JobError};

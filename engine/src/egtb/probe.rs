@@ -2,6 +2,7 @@
 //! probed from any thread.
 
 use super::blocks::Blocks;
+use super::compress::CompressError;
 use super::file::{file_prefix, FileError, Header, Layout, FILE_SUFFIX, HEADER_LEN};
 use super::index::TableIndex;
 use super::placement::Placement;
@@ -52,7 +53,7 @@ pub enum EgtbError {
         /// The table's file.
         path: PathBuf,
         /// Why.
-        reason: String,
+        reason: CompressError,
     },
     /// A file named for these rules whose signature part does not parse.
     BadName {

@@ -22,7 +22,7 @@ use tama_engine::egtb::{EgtbError, Tablebase};
 use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
 use tama_engine::search::{SearchControl, SearchLimits, SearchOutcome, Searcher, Tuning};
-use tama_engine::{Game, GameStatus, Position};
+use tama_engine::{Game, GameStatus, Position, Rules};
 
 pub use crate::output::{checked_line, Out, Reporter};
 pub use crate::search_job::{FaultPolicy, InjectedFault, STRICT_FAULT_STATUS};
@@ -89,13 +89,19 @@ impl From<OptionError> for SetOptionError {
     }
 }
 
+/// One protocol session. Its fields are private so that they stay in step:
+/// the settings change only through `set_option` (which also loads the
+/// weights, opens the tables and replays the game under new rules), the
+/// game only through `set_game` (built under the settings' rules), and
+/// everything is printed through the one `Out` the search thread shares.
 pub struct Session {
     /// Everything printed that differs between the dialects.
     reporter: Arc<dyn Reporter>,
-    pub settings: Settings,
-    pub game: Game,
-    pub out: Out,
-    pub debug: bool,
+    settings: Settings,
+    game: Game,
+    out: Out,
+    /// UCI `debug on`: more `info string` lines.
+    debug: bool,
     control: Arc<SearchControl>,
     searcher: Option<Searcher>,
     searcher_hash_mb: usize,
@@ -174,6 +180,39 @@ impl Session {
     /// the first legal move).
     pub fn search_faults(&self) -> u64 {
         self.faults.load(Ordering::Relaxed)
+    }
+
+    /// The options as set.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The game the next search starts from.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Replaces the game with the one `build` makes under the rules the
+    /// options set, so that the game never plays other rules than the
+    /// session's; when `build` refuses, the game is kept.
+    pub fn set_game<E>(&mut self, build: impl FnOnce(Rules) -> Result<Game, E>) -> Result<(), E> {
+        self.game = build(self.settings.rules())?;
+        Ok(())
+    }
+
+    /// UCI `debug`: whether the extra `info string` lines are printed.
+    pub fn debug(&self) -> bool {
+        self.debug
+    }
+
+    pub fn set_debug(&mut self, on: bool) {
+        self.debug = on;
+    }
+
+    /// Prints one line as it is (through the output the search thread
+    /// shares, so lines never interleave).
+    pub fn line(&self, text: &str) {
+        self.out.line(text);
     }
 
     /// Prints one error line.
@@ -546,3 +585,6 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,64 +3,16 @@
 //! the layout and reads it). A directory at a time, in place or into
 //! another.
 
-use super::blocks::{decompress, entry_unit, MAX_BLOCK_BYTES, METHOD_ZSTD, PREAMBLE};
+use super::blocks::{
+    decompress, entry_unit, CompressError, MAX_BLOCK_BYTES, METHOD_ZSTD, PREAMBLE,
+};
 use super::file::{Header, Layout, HEADER_LEN};
 use super::probe::{io_error, table_files, EgtbError};
 use super::write::write_atomically;
 use crate::rules::Rules;
 use memmap2::Mmap;
-use std::fmt;
 use std::fs::File;
 use std::path::Path;
-
-/// Why a table could not be compressed (`EgtbError::Compression` names the
-/// file).
-#[derive(Debug)]
-pub enum CompressError {
-    /// The block size is not a whole number of entries, or out of range.
-    BlockBytes {
-        /// The size asked for.
-        block_bytes: u32,
-        /// The bytes of one group of entries, which a block must be a
-        /// multiple of.
-        unit: u32,
-    },
-    /// zstd refused to make a context or compress a block.
-    Zstd(std::io::Error),
-    /// A compressed block read back is not the plain block.
-    RoundTrip,
-    /// A compressing thread panicked.
-    ThreadPanicked,
-    /// The written file's header does not describe the plain table's
-    /// entries.
-    HeaderDiffers,
-}
-
-impl fmt::Display for CompressError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CompressError::BlockBytes { block_bytes, unit } => write!(
-                f,
-                "block bytes {block_bytes}: must be a multiple of {unit} from {unit} to {MAX_BLOCK_BYTES}"
-            ),
-            CompressError::Zstd(e) => write!(f, "zstd: {e}"),
-            CompressError::RoundTrip => f.write_str("a block does not decompress to itself"),
-            CompressError::ThreadPanicked => f.write_str("a compressing thread panicked"),
-            CompressError::HeaderDiffers => {
-                f.write_str("the written table's header differs from the plain one")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CompressError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CompressError::Zstd(e) => Some(e),
-            _ => None,
-        }
-    }
-}
 
 /// How `compress_dir` compresses.
 #[derive(Clone, Copy, Debug)]

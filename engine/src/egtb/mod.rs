@@ -18,9 +18,9 @@ mod unmove;
 mod value;
 mod write;
 
-pub use blocks::blocks_decompressed;
+pub use blocks::{blocks_decompressed, CompressError};
 pub use build::{build_bytes_per_entry, BuildOptions, Progress};
-pub use compress::{compress_dir, CompressError, CompressOptions, Compressed};
+pub use compress::{compress_dir, CompressOptions, Compressed};
 pub use file::{file_name, Encoding, FileError, Header, Layout, TableStats, HEADER_LEN};
 pub use index::TableIndex;
 pub use jobs::{build, build_job, file_bytes, find_job, jobs, Job, JobError};

@@ -1,8 +1,7 @@
 //! `Tablebase`: the tables of one rule set, opened from a directory and
 //! probed from any thread.
 
-use super::blocks::Blocks;
-use super::compress::CompressError;
+use super::blocks::{Blocks, CompressError};
 use super::file::{file_prefix, FileError, Header, Layout, FILE_SUFFIX, HEADER_LEN};
 use super::index::TableIndex;
 use super::placement::Placement;

@@ -3,7 +3,10 @@
 
 mod protocol_support;
 
-use protocol_support::{assert_logged, last_depth_and_nodes, now_ms, read_debug_log, Engine};
+use protocol_support::{
+    assert_logged, deepest, errors, got, last_depth_and_nodes, now_ms, read_debug_log, scratch_dir,
+    sent, Engine,
+};
 use std::time::Duration;
 use tama_engine::search::skill::{FULL_STRENGTH_ELO, LEVELS, LEVEL_ELO, MAX_ELO, MIN_ELO};
 use tama_engine::{notation, Game, Position, Rules};
@@ -34,13 +37,6 @@ fn done_move(line: &str) -> &str {
     line.split_whitespace()
         .find_map(|t| t.strip_prefix("move="))
         .expect("done move=")
-}
-
-fn errors(lines: &[String]) -> Vec<&String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with("error message=\""))
-        .collect()
 }
 
 #[test]
@@ -189,16 +185,6 @@ fn every_level() {
             _ => {}
         }
     }
-}
-
-/// The deepest `info depth=` of a search's lines.
-fn deepest(lines: &[String]) -> u32 {
-    lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("info depth="))
-        .filter_map(|l| l.split(' ').next()?.parse().ok())
-        .max()
-        .expect("an info line")
 }
 
 #[test]
@@ -434,10 +420,7 @@ fn hub_subcommand_starts_in_hub() {
 #[test]
 fn failing_search_is_reported_the_hub_way() {
     for strict in ["0", "1"] {
-        let mut e = Engine::start_env(
-            &["hub"],
-            &[("TAMA_INJECT_FAULT", "panic"), ("TAMA_STRICT", strict)],
-        );
+        let mut e = Engine::start_injected("panic", &["hub"], &[("TAMA_STRICT", strict)]);
         e.send("hub");
         e.until("wait");
         e.send("init");
@@ -449,7 +432,9 @@ fn failing_search_is_reported_the_hub_way() {
             let errs = errors(&lines);
             assert_eq!(errs.len(), 1, "{lines:?}");
             assert!(
-                errs[0].starts_with("error message=\"the search failed (injected fault"),
+                errs[0].starts_with(
+                    "error message=\"the search failed (injected fault (tama-fake-engine)"
+                ),
                 "{lines:?}"
             );
             assert!(
@@ -471,26 +456,9 @@ fn failing_search_is_reported_the_hub_way() {
     }
 }
 
-/// A fresh directory for one test's files, with a blank in its name (a
-/// Hub value with blanks is quoted).
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tama hub-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn sent(lines: &[String]) -> Vec<(&'static str, String)> {
-    lines.iter().map(|l| ("<<", l.clone())).collect()
-}
-
-fn got(line: &str) -> (&'static str, String) {
-    (">>", line.to_string())
-}
-
 #[test]
 fn debug_log_file_records_a_session_in_order_and_a_second_one_appends() {
-    let dir = scratch_dir("log");
+    let dir = scratch_dir("tama hub", "log");
     let path = dir.join("engine log.txt");
     let set = format!("set-param name=debug-log-file value=\"{}\"", path.display());
     let pos = format!("pos pos={START} moves=\"22-30 41-33\"");
@@ -569,7 +537,7 @@ fn debug_log_file_records_a_session_in_order_and_a_second_one_appends() {
 
 #[test]
 fn an_unopenable_debug_log_file_is_an_error_and_the_engine_goes_on() {
-    let dir = scratch_dir("log-bad");
+    let dir = scratch_dir("tama hub", "log-bad");
     let mut e = hub_engine("turkish");
     for path in [dir.join("missing").join("x.log"), dir.clone()] {
         e.send(&format!(

@@ -4,14 +4,7 @@
 
 mod protocol_support;
 
-use protocol_support::Engine;
-
-fn uci() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until("uciok");
-    e
-}
+use protocol_support::{uci, Engine};
 
 /// The `legalmove` lines (sorted) and the summary line for a position.
 fn legal(e: &mut Engine, position: &str) -> (Vec<String>, String) {

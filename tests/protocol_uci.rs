@@ -4,18 +4,12 @@
 mod protocol_support;
 
 use protocol_support::{
-    assert_logged, bestmove, last_depth_and_nodes, now_ms, read_debug_log, Engine,
+    assert_logged, bestmove, deepest, errors, got, last_depth_and_nodes, now_ms, read_debug_log,
+    scratch_dir, sent, uci, Engine,
 };
 use std::time::Duration;
 use tama_engine::search::skill::{FULL_STRENGTH_ELO, LEVELS, LEVEL_ELO, MAX_ELO, MIN_ELO};
 use tama_engine::{Position, Rules};
-
-fn uci() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until("uciok");
-    e
-}
 
 /// The `Fen:` line of `d`.
 fn fen(e: &mut Engine) -> String {
@@ -26,13 +20,6 @@ fn fen(e: &mut Engine) -> String {
         .find_map(|l| l.strip_prefix("Fen: "))
         .expect("d prints the FEN")
         .to_string()
-}
-
-fn errors(lines: &[String]) -> Vec<&String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect()
 }
 
 #[test]
@@ -70,16 +57,6 @@ fn handshake_lists_every_option() {
     let (status, rest) = e.close();
     assert!(status.success());
     assert!(rest.is_empty(), "{rest:?}");
-}
-
-/// The deepest `info depth` of a search's lines.
-fn deepest(lines: &[String]) -> u32 {
-    lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("info depth "))
-        .filter_map(|l| l.split(' ').next()?.parse().ok())
-        .max()
-        .expect("an info line")
 }
 
 #[test]
@@ -948,8 +925,8 @@ fn threads_beyond_the_cpus_are_accepted_with_a_notice() {
     assert!(start.parse_move(bestmove(lines.last().unwrap())).is_ok());
 }
 
-/// A search that fails (here broken on purpose through the test-only
-/// fault-injection build) is never papered over: an error line, a count
+/// A search that fails (here broken on purpose: the product's protocol
+/// loop in the test fixture `tama-fake-engine inject`) is never papered over: an error line, a count
 /// in `d`; without strict mode the first legal move is played, in strict
 /// mode (`TAMA_STRICT=1`, what every other test runs with) the process
 /// ends with status 3 and no `bestmove`.
@@ -965,10 +942,7 @@ fn failing_search_is_reported_counted_and_fatal_when_strict() {
             "info string error: the search answered an illegal move",
         ),
     ] {
-        let mut e = Engine::start_env(
-            &["uci"],
-            &[("TAMA_INJECT_FAULT", fault), ("TAMA_STRICT", "0")],
-        );
+        let mut e = Engine::start_injected(fault, &["uci"], &[("TAMA_STRICT", "0")]);
         e.send("position startpos");
         e.send("go depth 2");
         let lines = e.until("bestmove");
@@ -991,7 +965,7 @@ fn failing_search_is_reported_counted_and_fatal_when_strict() {
             "{fault}: {d:?}"
         );
 
-        let mut e = Engine::start_env(&["uci"], &[("TAMA_INJECT_FAULT", fault)]);
+        let mut e = Engine::start_injected(fault, &["uci"], &[]);
         e.send("go depth 2");
         let mut lines = Vec::new();
         while let Some(l) = e.recv_timeout(protocol_support::TIMEOUT) {
@@ -1018,10 +992,12 @@ fn failing_search_is_reported_counted_and_fatal_when_strict() {
         let (status, _) = e.close();
         assert_eq!(status.code(), Some(3), "{fault}");
     }
-    // Without an injected fault the count stays at 0.
-    let mut e = uci();
+    // `tama` itself has no fault switch: the variable the test builds once
+    // read breaks nothing in the binary that ships, and the count stays 0.
+    let mut e = Engine::start_env(&["uci"], &[("TAMA_INJECT_FAULT", "panic")]);
     e.send("go depth 2");
-    e.until("bestmove");
+    let lines = e.until("bestmove");
+    assert_eq!(errors(&lines), Vec::<&String>::new());
     e.send("d");
     let d = e.until("Game state:");
     assert!(
@@ -1230,25 +1206,9 @@ fn the_clock_plans_for_the_lag_the_gui_reports() {
     assert!(!lines.iter().any(|l| l.contains("clock:")), "{lines:?}");
 }
 
-/// A fresh directory for one test's files.
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tama-uci-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn sent(lines: &[String]) -> Vec<(&'static str, String)> {
-    lines.iter().map(|l| ("<<", l.clone())).collect()
-}
-
-fn got(line: &str) -> (&'static str, String) {
-    (">>", line.to_string())
-}
-
 #[test]
 fn debug_log_file_records_a_session_in_order_and_a_second_one_appends() {
-    let dir = scratch_dir("log");
+    let dir = scratch_dir("tama-uci", "log");
     let path = dir.join("engine.log");
     let set = format!("setoption name Debug Log File value {}", path.display());
 
@@ -1308,7 +1268,7 @@ fn debug_log_file_records_a_session_in_order_and_a_second_one_appends() {
 
 #[test]
 fn debug_log_file_moves_to_another_file_and_an_empty_value_closes_it() {
-    let dir = scratch_dir("log-switch");
+    let dir = scratch_dir("tama-uci", "log-switch");
     let (a, b) = (dir.join("a.log"), dir.join("b.log"));
     let from = now_ms();
     let mut e = uci();
@@ -1365,7 +1325,7 @@ fn debug_log_file_moves_to_another_file_and_an_empty_value_closes_it() {
 
 #[test]
 fn an_unopenable_debug_log_file_is_an_error_and_the_engine_goes_on() {
-    let dir = scratch_dir("log-bad");
+    let dir = scratch_dir("tama-uci", "log-bad");
     let file = dir.join("plain-file");
     std::fs::write(&file, "not a directory").unwrap();
     let mut bad = vec![

@@ -2,7 +2,8 @@
 //! databases for Armenian draughts (Tama) and Turkish draughts (Dama). It
 //! reads no input and prints nothing: the protocol crate drives it. Its only
 //! files are the endgame databases (`egtb`: written by the build, mapped by
-//! the probe, in a directory the caller names); the weights, opening suites
+//! the probe, in a directory the caller names) and the PDN files a caller
+//! names (`notation::pdn::read_pdn_file`); the weights, opening suites
 //! and shot suite are compiled in from `engine/data/`, and a weights file
 //! the user names is read by the caller and decoded here (`eval::file`).
 //!
@@ -21,6 +22,8 @@
 //!   `search`: the search, its scores and
 //!   its transposition table, and `bench`, its signature;
 //! - `rng`: the one pseudo-random generator (tests, self-play, the runner);
+//! - `message`: `message_error!`, the one-message error types of the
+//!   crates above the engine;
 //! - `egtb`: the endgame databases: built by retrograde analysis, probed by
 //!   the search.
 
@@ -30,6 +33,7 @@ pub mod bitboard;
 pub mod egtb;
 pub mod eval;
 pub mod game;
+mod message;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

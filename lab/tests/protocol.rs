@@ -7,23 +7,9 @@
 mod support;
 
 use std::time::Duration;
-use support::{bestmove, last_depth_and_nodes, Engine};
+use support::{bestmove, errors, last_depth_and_nodes, uci, Engine};
 use tama_engine::search::lab::Style;
 use tama_protocol::options::{Effect, Settings};
-
-fn uci() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until("uciok");
-    e
-}
-
-fn errors(lines: &[String]) -> Vec<&String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect()
-}
 
 #[test]
 fn the_lab_build_offers_the_sparring_opponent_and_the_baseline() {

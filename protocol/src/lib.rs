@@ -87,7 +87,13 @@ pub fn run<R: BufRead + Send + 'static>(
     dialect: Option<Dialect>,
     tuning: Tuning,
 ) -> i32 {
-    run_on_reader(move || input, output, dialect, tuning)
+    run_on_reader(
+        move || input,
+        output,
+        dialect,
+        tuning,
+        FaultPolicy::from_env(),
+    )
 }
 
 /// `run` on the input `open` gives, read on a thread of its own so that
@@ -98,6 +104,7 @@ fn run_on_reader<R: BufRead>(
     mut output: Box<dyn Write + Send>,
     dialect: Option<Dialect>,
     tuning: Tuning,
+    policy: FaultPolicy,
 ) -> i32 {
     let (events, received) = sync_channel(READ_AHEAD);
     let lines = events.clone();
@@ -108,7 +115,7 @@ fn run_on_reader<R: BufRead>(
         let _ = writeln!(output, "error: cannot start the input thread: {e}");
         return 1;
     }
-    run_events(&received, &events, output, dialect, tuning)
+    run_events(&received, &events, output, dialect, tuning, policy)
 }
 
 /// The loop of `run`, on the events of its input.
@@ -118,9 +125,9 @@ fn run_events(
     output: Box<dyn Write + Send>,
     dialect: Option<Dialect>,
     tuning: Tuning,
+    policy: FaultPolicy,
 ) -> i32 {
     let out = Out::new(output);
-    let policy = FaultPolicy::from_env();
     let new_session = |d| {
         let wake = events.clone();
         let s = Session::new(reporter(d), out.clone())
@@ -192,6 +199,14 @@ fn run_events(
 /// The `tama` program with no arguments: the protocol on stdin/stdout.
 /// Returns the exit status for the program to end with (`run`).
 pub fn run_stdio(dialect: Option<Dialect>, tuning: Tuning) -> i32 {
+    run_stdio_with(dialect, tuning, FaultPolicy::from_env())
+}
+
+/// `run_stdio` with the fault policy given rather than read from the
+/// environment: how the test fixture `tama-fake-engine` breaks the
+/// product's own protocol loop on purpose (`FaultPolicy::inject`), which
+/// no program that ships can ask for.
+pub fn run_stdio_with(dialect: Option<Dialect>, tuning: Tuning, policy: FaultPolicy) -> i32 {
     // Hub GUIs (pydraughts) read stderr as protocol output: keep panics
     // quiet there. The search thread's panics are caught and answered anyway.
     let default_hook = std::panic::take_hook();
@@ -205,6 +220,7 @@ pub fn run_stdio(dialect: Option<Dialect>, tuning: Tuning) -> i32 {
         Box::new(std::io::stdout()),
         dialect,
         tuning,
+        policy,
     )
 }
 

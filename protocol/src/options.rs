@@ -5,9 +5,12 @@
 //! ignored, so `Move Overhead`, `move-overhead` and `MOVE_OVERHEAD` are one
 //! option.
 
+mod weights;
+
+pub use weights::{read_weights, WeightsError, BUILTIN_EVAL, BUILTIN_PREFIX};
+
 use std::fmt;
 use std::time::Duration;
-use tama_engine::eval::{self, VariantWeights};
 use tama_engine::rules::parse_bool;
 #[cfg(feature = "lab")]
 use tama_engine::search::lab::Style;
@@ -202,50 +205,8 @@ impl std::fmt::Display for Button {
 }
 
 pub const MAX_MULTIPV: i64 = 64;
-/// The `EvalFile` value that means the default weights (both variants).
-pub const BUILTIN_EVAL: &str = "<builtin>";
-/// An `EvalFile` value `builtin:NAME` selects a set built into the binary
-/// by name (`tama_engine::eval::NAMED`) instead of a file.
-pub const BUILTIN_PREFIX: &str = "builtin:";
 /// How UCI spells the empty string (a `string` option's empty value).
 pub const UCI_EMPTY: &str = "<empty>";
-
-/// The one variant's weights an `EvalFile` value other than `BUILTIN_EVAL`
-/// names: `BUILTIN_PREFIX` + a built-in set's name, or a weights file.
-/// Shared by the option and by `tama datagen --eval-file`, so that both
-/// accept the same values with the same errors.
-pub fn read_weights(value: &str) -> Result<VariantWeights, WeightsError> {
-    match value.strip_prefix(BUILTIN_PREFIX) {
-        Some(name) => eval::named(name).map_err(WeightsError::Unknown),
-        None => std::fs::read(value)
-            .map_err(WeightsError::Unreadable)
-            .and_then(|bytes| eval::file::decode(&bytes).map_err(WeightsError::Invalid)),
-    }
-}
-
-/// Why an `EvalFile` value names no weights.
-#[derive(Debug)]
-pub enum WeightsError {
-    /// `BUILTIN_PREFIX` and a name that is not built in.
-    Unknown(eval::UnknownWeights),
-    /// The file cannot be read.
-    Unreadable(std::io::Error),
-    /// The file is not a valid weights file.
-    Invalid(eval::file::WeightsFileError),
-}
-
-impl fmt::Display for WeightsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WeightsError::Unknown(e) => write!(f, "{e}"),
-            WeightsError::Unreadable(e) => write!(f, "cannot read it: {e}"),
-            WeightsError::Invalid(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-// The messages include their cause, so none is chained as a source.
-impl std::error::Error for WeightsError {}
 
 /// Why an option was refused; nothing was changed. `Display` gives the
 /// message both dialects print.
@@ -331,11 +292,6 @@ pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 /// The largest contempt, either way (centi-men): five men. Beyond it a draw
 /// would rank with a lost ending.
 pub const MAX_CONTEMPT: i64 = 500;
-
-/// The CPUs this process may run on.
-pub fn cpu_count() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
 
 /// All options, in the order they are shown.
 pub fn definitions() -> Vec<OptionDef> {
@@ -514,88 +470,4 @@ impl Settings {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_match_in_any_spelling() {
-        let mut s = Settings::default();
-        assert_eq!(s.set("move overhead", Some("100")), Ok(Effect::None));
-        assert_eq!(s.move_overhead_ms, 100);
-        assert_eq!(s.set("MOVE-OVERHEAD", Some("7")), Ok(Effect::None));
-        assert_eq!(s.move_overhead_ms, 7);
-        assert_eq!(s.set("variant", Some("Turkish")), Ok(Effect::RulesChanged));
-        assert_eq!(s.variant, Variant::Turkish);
-        assert_eq!(s.set("Clear Hash", None), Ok(Effect::ClearHash));
-        assert_eq!(s.set("Threads", Some("256")), Ok(Effect::ThreadsChanged));
-        assert_eq!(s.threads, 256);
-    }
-
-    #[cfg(not(feature = "lab"))]
-    #[test]
-    fn the_product_build_offers_no_lab_option() {
-        for name in ["Baseline", "Style"] {
-            assert!(find(name).is_none(), "{name}");
-            let e = Settings::default().set(name, Some("true")).unwrap_err();
-            assert!(e.to_string().starts_with("unknown option"), "{e}");
-        }
-    }
-
-    /// Every option takes its own default back (so each is read as the
-    /// kind it is declared), and a changed value shows in `value_text`.
-    #[test]
-    fn every_option_takes_its_default_and_shows_a_change() {
-        let defaults = Settings::default();
-        for &opt in Opt::ALL {
-            let def = opt.def();
-            let mut s = Settings::default();
-            let text = defaults.value_text(opt);
-            let given = match def.kind {
-                Kind::Button => None,
-                Kind::Text if text.is_empty() => Some(UCI_EMPTY),
-                _ => Some(text.as_str()),
-            };
-            assert_eq!(s.set(def.uci, given), Ok(def.effect), "{}", def.uci);
-            assert_eq!(s, defaults, "{}", def.uci);
-            let other = match def.kind {
-                Kind::Spin { min, max } => {
-                    let n: i64 = text.parse().unwrap();
-                    Some(if n < max { n + 1 } else { min }.to_string())
-                }
-                Kind::Check => Some((text != "true").to_string()),
-                Kind::Combo { values } => {
-                    values.iter().find(|v| **v != text).map(|v| v.to_string())
-                }
-                Kind::Text => Some("elsewhere".to_string()),
-                Kind::Button => None,
-            };
-            if let Some(other) = other {
-                assert_eq!(s.set(def.uci, Some(&other)), Ok(def.effect), "{}", def.uci);
-                assert_eq!(s.value_text(opt), other, "{}", def.uci);
-            }
-        }
-    }
-
-    #[test]
-    fn bad_values_change_nothing() {
-        let mut s = Settings::default();
-        let before = s.clone();
-        for (name, value) in [
-            ("Hash", Some("0")),
-            ("Hash", Some("65537")),
-            ("Hash", Some("lots")),
-            ("Hash", None),
-            ("Threads", Some("257")),
-            ("Threads", Some("0")),
-            ("Variant", Some("russian")),
-            ("CaptureRemoval", Some("later")),
-            ("MidCapturePromotion", Some("maybe")),
-            ("Clear Hash", Some("now")),
-            ("Style", Some("wild")),
-            ("Nonsense", Some("1")),
-        ] {
-            assert!(s.set(name, value).is_err(), "{name} {value:?}");
-            assert_eq!(s, before);
-        }
-    }
-}
+mod tests;

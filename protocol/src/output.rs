@@ -170,8 +170,16 @@ mod tests {
         };
         let reporter: Arc<dyn Reporter> = Arc::new(UciReporter);
         let mut session = Session::new(Arc::clone(&reporter), out.clone());
+        // The option set as a GUI sets it, then its file swapped for the
+        // disk that fills up.
+        let file = std::env::temp_dir().join(format!("tama-full-log-{}", std::process::id()));
+        let path = file.to_str().expect("a UTF-8 temporary path");
+        session
+            .set_option("Debug Log File", Some(path))
+            .expect("a log in the temporary directory");
+        let _ = std::fs::remove_file(&file);
         out.set_log(Some(DebugLog::to(Box::new(disk), "full.log")), &reporter);
-        session.settings.debug_log_file = "full.log".to_string();
+        assert_eq!(session.settings().debug_log_file, path);
         session.received("isready");
         out.line("readyok");
         assert_eq!(out.log_path().as_deref(), Some("full.log"));
@@ -179,7 +187,7 @@ mod tests {
         assert_eq!(out.log_path(), None);
         session.received("go depth 2");
         // The option shows the log is off.
-        assert_eq!(session.settings.debug_log_file, "");
+        assert_eq!(session.settings().debug_log_file, "");
         out.finish("bestmove d3-d4");
         assert_eq!(
             stdout.text(),

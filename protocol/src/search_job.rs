@@ -12,8 +12,10 @@ use tama_engine::search::{SearchControl, SearchInfo, SearchLimits, SearchOutcome
 use tama_engine::{Game, Move, Position};
 
 /// A deliberately broken search, for the tests that check a failing search
-/// is reported (`TAMA_INJECT_FAULT=panic|illegal`, read only in builds with
-/// the test-only `fault-injection` feature; docs/protocol.md).
+/// is reported. Only the test fixture `tama-fake-engine` sets one (through
+/// `run_stdio_with`); the shipped programs read no switch for it, so the
+/// binary the protocol tests drive is the one that ships.
+/// docs/protocol.md, docs/testing.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InjectedFault {
     /// The search thread panics.
@@ -31,24 +33,19 @@ pub struct FaultPolicy {
     /// `TAMA_STRICT=1`: a failing search is fatal (tests and the match
     /// runner's referee set it).
     pub strict: bool,
-    /// Test-only: break every search this way.
+    /// Break every search this way (the test fixture only; never read from
+    /// the environment).
     pub inject: Option<InjectedFault>,
 }
 
 impl FaultPolicy {
-    /// The policy the environment asks for (`TAMA_STRICT`, and in test
-    /// builds `TAMA_INJECT_FAULT`).
+    /// The policy the environment asks for: `TAMA_STRICT`, and no fault.
     pub fn from_env() -> FaultPolicy {
         let strict = std::env::var("TAMA_STRICT").is_ok_and(|v| !v.is_empty() && v != "0");
-        #[cfg(feature = "fault-injection")]
-        let inject = match std::env::var("TAMA_INJECT_FAULT").as_deref() {
-            Ok("panic") => Some(InjectedFault::Panic),
-            Ok("illegal") => Some(InjectedFault::Illegal),
-            _ => None,
-        };
-        #[cfg(not(feature = "fault-injection"))]
-        let inject = None;
-        FaultPolicy { strict, inject }
+        FaultPolicy {
+            strict,
+            inject: None,
+        }
     }
 }
 
@@ -124,7 +121,7 @@ impl SearchJob {
         let reported = std::cell::Cell::new(None);
         let result = catch_unwind(AssertUnwindSafe(|| {
             if inject == Some(InjectedFault::Panic) {
-                panic!("injected fault (TAMA_INJECT_FAULT=panic)");
+                panic!("injected fault (tama-fake-engine)");
             }
             let mut report = |info: &SearchInfo| {
                 if let Some(line) = reporter.info(&root, info) {

@@ -9,10 +9,8 @@
 //! answer always finds the engine idle.
 
 use crate::debug_log::DebugLog;
-use crate::memory::MemoryLimits;
-use crate::options::{
-    cpu_count, read_weights, Effect, OptionError, Settings, WeightsError, BUILTIN_EVAL,
-};
+use crate::memory::{hash_cap_mb, MemoryLimits};
+use crate::options::{read_weights, Effect, OptionError, Settings, WeightsError, BUILTIN_EVAL};
 use crate::search_job::{FatalFault, SearchJob};
 use std::fmt;
 use std::path::Path;
@@ -24,7 +22,7 @@ use tama_engine::egtb::{EgtbError, Tablebase};
 use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
 use tama_engine::search::{SearchControl, SearchLimits, SearchOutcome, Searcher, Tuning};
-use tama_engine::{Game, GameStatus, Position};
+use tama_engine::{Game, GameStatus, Position, Rules};
 
 pub use crate::output::{checked_line, Out, Reporter};
 pub use crate::search_job::{FaultPolicy, InjectedFault, STRICT_FAULT_STATUS};
@@ -91,13 +89,19 @@ impl From<OptionError> for SetOptionError {
     }
 }
 
+/// One protocol session. Its fields are private so that they stay in step:
+/// the settings change only through `set_option` (which also loads the
+/// weights, opens the tables and replays the game under new rules), the
+/// game only through `set_game` (built under the settings' rules), and
+/// everything is printed through the one `Out` the search thread shares.
 pub struct Session {
     /// Everything printed that differs between the dialects.
     reporter: Arc<dyn Reporter>,
-    pub settings: Settings,
-    pub game: Game,
-    pub out: Out,
-    pub debug: bool,
+    settings: Settings,
+    game: Game,
+    out: Out,
+    /// UCI `debug on`: more `info string` lines.
+    debug: bool,
     control: Arc<SearchControl>,
     searcher: Option<Searcher>,
     searcher_hash_mb: usize,
@@ -178,6 +182,39 @@ impl Session {
         self.faults.load(Ordering::Relaxed)
     }
 
+    /// The options as set.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The game the next search starts from.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Replaces the game with the one `build` makes under the rules the
+    /// options set, so that the game never plays other rules than the
+    /// session's; when `build` refuses, the game is kept.
+    pub fn set_game<E>(&mut self, build: impl FnOnce(Rules) -> Result<Game, E>) -> Result<(), E> {
+        self.game = build(self.settings.rules())?;
+        Ok(())
+    }
+
+    /// UCI `debug`: whether the extra `info string` lines are printed.
+    pub fn debug(&self) -> bool {
+        self.debug
+    }
+
+    pub fn set_debug(&mut self, on: bool) {
+        self.debug = on;
+    }
+
+    /// Prints one line as it is (through the output the search thread
+    /// shares, so lines never interleave).
+    pub fn line(&self, text: &str) {
+        self.out.line(text);
+    }
+
     /// Prints one error line.
     pub fn error(&self, msg: &str) {
         self.out.line(&self.reporter.error(msg));
@@ -222,7 +259,7 @@ impl Session {
             | Effect::TablesChanged
             | Effect::LogFileChanged => {}
             Effect::ThreadsChanged => {
-                let cpus = cpu_count();
+                let cpus = tama_os::machine::cpu_count();
                 if self.settings.threads > cpus {
                     self.note(&format!(
                         "Threads: {} search threads on {cpus} CPUs; they share the CPUs, so expect no gain beyond {cpus}",
@@ -389,7 +426,7 @@ impl Session {
     /// The table size to make: `Hash`, capped to what the machine can
     /// spare (`memory`).
     fn table_mb(&self) -> usize {
-        match self.memory.hash_cap_mb() {
+        match hash_cap_mb(&self.memory) {
             Some(cap) => self.settings.hash_mb.min(cap),
             None => self.settings.hash_mb,
         }
@@ -403,7 +440,9 @@ impl Session {
         if capped < asked {
             self.note(&format!(
                 "Hash: {asked} MB asked for, {capped} MB used: the table takes at most half of {}",
-                self.memory.tightest()
+                self.memory
+                    .tightest()
+                    .map_or("no known limit", |(_, name)| name)
             ));
         }
         if got < capped {
@@ -546,3 +585,6 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -47,9 +47,7 @@ fn names(signatures: &[Signature]) -> String {
 
 /// `tama egtb build`: progress per signature pair on stderr, a summary last.
 fn build_command(a: &EgtbBuildArgs) -> Result<()> {
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = a.threads.unwrap_or_else(tama_os::machine::cpu_count);
     let opts = BuildOptions {
         rules: a.place.rules.rules(),
         max_pieces: a.pieces,
@@ -266,9 +264,7 @@ fn compress_command(a: &EgtbCompressArgs) -> Result<()> {
     let opts = CompressOptions {
         block_bytes: a.block_bytes,
         level: a.level,
-        threads: a
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: a.threads.unwrap_or_else(tama_os::machine::cpu_count),
     };
     let started = Instant::now();
     let done = compress_dir(&a.place.dir, out, rules, &opts, &mut |c| {

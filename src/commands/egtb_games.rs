@@ -3,10 +3,10 @@
 //! with and without the tables, harvested from games).
 
 use crate::cli::{EgtbAuditArgs, EgtbStartsArgs};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::collections::HashSet;
 use tama_engine::egtb::{Tablebase, Value, Wdl};
-use tama_engine::notation::pdn::{read_pdn, Outcome, PdnGame};
+use tama_engine::notation::pdn::{read_pdn_file, Outcome, PdnGame};
 use tama_engine::search::{Score, SearchControl, SearchLimits, Searcher};
 use tama_engine::{movegen, Color, Game, Position};
 
@@ -39,12 +39,8 @@ pub struct GameAudit {
 pub fn audit_game(tb: &Tablebase, game: &PdnGame) -> GameAudit {
     let limit = tb.complete_pieces();
     let result = game.result.as_deref().and_then(Outcome::parse);
-    let mut pos = game.start;
     let mut reached = false;
-    for ply in 0..=game.moves.len() {
-        if ply > 0 {
-            pos = pos.play(&game.moves[ply - 1]);
-        }
+    for (ply, pos) in game.positions().enumerate() {
         if pos.occupied().count() > limit {
             continue;
         }
@@ -82,7 +78,7 @@ pub fn audit_command(a: &EgtbAuditArgs) -> Result<()> {
             a.place.dir.display()
         );
     }
-    let games = read_games(&a.pdn, rules)?;
+    let games = read_pdn_file(&a.pdn, rules)?;
     let (mut reached, mut missed) = (0, Vec::new());
     // Misses per player (the PDN's White or Black tag of the side that had the win).
     let mut by_player: Vec<(String, usize)> = Vec::new();
@@ -127,28 +123,6 @@ pub fn audit_command(a: &EgtbAuditArgs) -> Result<()> {
     Ok(())
 }
 
-/// Every game of a PDN file, played under `rules` (a game whose tags name
-/// other rules is refused: the tables would not be its tables).
-fn read_games(path: &std::path::Path, rules: tama_engine::Rules) -> Result<Vec<PdnGame>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let games = read_pdn(&text, rules).with_context(|| path.display().to_string())?;
-    if games.is_empty() {
-        bail!("{}: no games", path.display());
-    }
-    for (i, g) in games.iter().enumerate() {
-        if g.start.rules() != rules {
-            bail!(
-                "{}: game {} is played under {}, not {rules}",
-                path.display(),
-                i + 1,
-                g.start.rules()
-            );
-        }
-    }
-    Ok(games)
-}
-
 /// The candidate starts of one game: for each piece count from `max` down
 /// to `min`, the first position with that many pieces where the side to
 /// move has moves and no capture is due (a start in the middle of a
@@ -156,11 +130,7 @@ fn read_games(path: &std::path::Path, rules: tama_engine::Rules) -> Result<Vec<P
 pub fn candidates(game: &PdnGame, min: u32, max: u32) -> Vec<Position> {
     let mut out = Vec::new();
     let mut taken = HashSet::new();
-    let mut pos = game.start;
-    for ply in 0..=game.moves.len() {
-        if ply > 0 {
-            pos = pos.play(&game.moves[ply - 1]);
-        }
+    for pos in game.positions() {
         let n = pos.occupied().count();
         if !(min..=max).contains(&n) || taken.contains(&n) || movegen::has_capture(&pos) {
             continue;
@@ -186,7 +156,7 @@ pub fn starts_command(a: &EgtbStartsArgs) -> Result<()> {
         );
     }
     let rules = a.rules.rules();
-    let games = read_games(&a.pdn, rules)?;
+    let games = read_pdn_file(&a.pdn, rules)?;
     let mut seen = HashSet::new();
     let mut searcher = Searcher::new(64);
     let limits = SearchLimits {
@@ -243,6 +213,7 @@ pub fn starts_command(a: &EgtbStartsArgs) -> Result<()> {
 mod tests {
     use super::*;
     use tama_engine::egtb::{build, BuildOptions};
+    use tama_engine::notation::pdn::read_pdn;
     use tama_engine::Rules;
 
     /// A PDN of three hand-made games under the default (Armenian) rules,

@@ -53,6 +53,22 @@ impl Engine {
         Engine::spawn(cmd)
     }
 
+    /// Starts the product's protocol loop with every search broken by
+    /// `fault` (`panic` or `illegal`), in the test fixture
+    /// `tama-fake-engine inject FAULT ARGS` (`tama` itself has no such
+    /// switch), strict as `start_env` is, with `env` on top.
+    pub fn start_injected(fault: &str, args: &[&str], env: &[(&str, &str)]) -> Engine {
+        let fixture = option_env!("CARGO_BIN_EXE_tama-fake-engine")
+            .expect("tama-fake-engine: only the tama package's tests build it");
+        let mut cmd = Command::new(fixture);
+        cmd.arg("inject")
+            .arg(fault)
+            .args(args)
+            .env("TAMA_STRICT", "1")
+            .envs(env.iter().copied());
+        Engine::spawn(cmd)
+    }
+
     /// Starts `tama` in strict mode with its address space capped to `kb`
     /// kilobytes (`ulimit -v`, through `sh`).
     #[cfg(unix)]
@@ -283,6 +299,56 @@ pub fn last_depth_and_nodes(lines: &[String]) -> (u32, u64) {
 }
 
 /// The move of a `bestmove <m> [ponder <p>]` line.
+/// Starts `tama` and completes the UCI handshake (`uci` ... `uciok`).
+pub fn uci() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e
+}
+
+/// The error lines among `lines`, of either dialect (UCI `info string
+/// error: ...`, Hub `error message="..."`).
+pub fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: ") || l.starts_with("error message=\""))
+        .collect()
+}
+
+/// A fresh directory for one test's files: `prefix-name-PID` under the
+/// system's temporary directory.
+pub fn scratch_dir(prefix: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{prefix}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `lines` as the protocol log shows lines the engine sent (`<<`).
+pub fn sent(lines: &[String]) -> Vec<(&'static str, String)> {
+    lines.iter().map(|l| ("<<", l.clone())).collect()
+}
+
+/// `line` as the protocol log shows a line the engine received (`>>`).
+pub fn got(line: &str) -> (&'static str, String) {
+    (">>", line.to_string())
+}
+
+/// The deepest `info depth` (UCI) or `info depth=` (Hub) of a search's
+/// lines.
+pub fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| {
+            l.strip_prefix("info depth ")
+                .or_else(|| l.strip_prefix("info depth="))
+        })
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .max()
+        .expect("an info line")
+}
+
 pub fn bestmove(line: &str) -> &str {
     line.split_whitespace().nth(1).expect("bestmove has a move")
 }

@@ -29,6 +29,7 @@
 use super::file::{Encoding, FileError, Header};
 use super::value::Value;
 use std::cell::RefCell;
+use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -238,5 +239,54 @@ impl Cache {
             self.keys[slot] = key;
         }
         Some(&self.slots[slot])
+    }
+}
+
+/// Why a table could not be compressed (`EgtbError::Compression` names the
+/// file): blocks this format cannot hold, or that do not come back whole.
+#[derive(Debug)]
+pub enum CompressError {
+    /// The block size is not a whole number of entries, or out of range.
+    BlockBytes {
+        /// The size asked for.
+        block_bytes: u32,
+        /// The bytes of one group of entries, which a block must be a
+        /// multiple of.
+        unit: u32,
+    },
+    /// zstd refused to make a context or compress a block.
+    Zstd(std::io::Error),
+    /// A compressed block read back is not the plain block.
+    RoundTrip,
+    /// A compressing thread panicked.
+    ThreadPanicked,
+    /// The written file's header does not describe the plain table's
+    /// entries.
+    HeaderDiffers,
+}
+
+impl fmt::Display for CompressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompressError::BlockBytes { block_bytes, unit } => write!(
+                f,
+                "block bytes {block_bytes}: must be a multiple of {unit} from {unit} to {MAX_BLOCK_BYTES}"
+            ),
+            CompressError::Zstd(e) => write!(f, "zstd: {e}"),
+            CompressError::RoundTrip => f.write_str("a block does not decompress to itself"),
+            CompressError::ThreadPanicked => f.write_str("a compressing thread panicked"),
+            CompressError::HeaderDiffers => {
+                f.write_str("the written table's header differs from the plain one")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CompressError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CompressError::Zstd(e) => Some(e),
+            _ => None,
+        }
     }
 }

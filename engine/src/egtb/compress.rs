@@ -3,7 +3,9 @@
 //! the layout and reads it). A directory at a time, in place or into
 //! another.
 
-use super::blocks::{decompress, entry_unit, MAX_BLOCK_BYTES, METHOD_ZSTD, PREAMBLE};
+use super::blocks::{
+    decompress, entry_unit, CompressError, MAX_BLOCK_BYTES, METHOD_ZSTD, PREAMBLE,
+};
 use super::file::{Header, Layout, HEADER_LEN};
 use super::probe::{io_error, table_files, EgtbError};
 use super::write::write_atomically;
@@ -49,23 +51,23 @@ pub(crate) fn compress_bytes(
     header: &Header,
     payload: &[u8],
     opts: &CompressOptions,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CompressError> {
     let unit = entry_unit(header.encoding);
     if opts.block_bytes == 0 || opts.block_bytes > MAX_BLOCK_BYTES || opts.block_bytes % unit != 0 {
-        return Err(format!(
-            "block bytes {}: must be a multiple of {unit} from {unit} to {MAX_BLOCK_BYTES}",
-            opts.block_bytes
-        ));
+        return Err(CompressError::BlockBytes {
+            block_bytes: opts.block_bytes,
+            unit,
+        });
     }
     let chunks: Vec<&[u8]> = payload.chunks(opts.block_bytes as usize).collect();
     let threads = opts.threads.clamp(1, chunks.len().max(1));
     let per_thread = chunks.len().div_ceil(threads).max(1);
-    let compressed: Vec<Result<Vec<Vec<u8>>, String>> = std::thread::scope(|scope| {
+    let compressed: Vec<Result<Vec<Vec<u8>>, CompressError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
             .chunks(per_thread)
             .map(|part| {
                 scope.spawn(move || {
-                    let fail = |e: std::io::Error| format!("zstd: {e}");
+                    let fail = CompressError::Zstd;
                     let mut cctx = zstd::bulk::Compressor::new(opts.level).map_err(fail)?;
                     let mut dctx = zstd::bulk::Decompressor::new().map_err(fail)?;
                     let mut check = Vec::new();
@@ -75,7 +77,7 @@ pub(crate) fn compress_bytes(
                             if !decompress(&mut dctx, &c, plain.len(), &mut check)
                                 || check != *plain
                             {
-                                return Err("a block does not decompress to itself".to_string());
+                                return Err(CompressError::RoundTrip);
                             }
                             Ok(c)
                         })
@@ -85,7 +87,7 @@ pub(crate) fn compress_bytes(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err("a thread panicked".into())))
+            .map(|h| h.join().unwrap_or(Err(CompressError::ThreadPanicked)))
             .collect()
     });
     let mut blocks = Vec::with_capacity(chunks.len());
@@ -193,7 +195,7 @@ pub fn compress_dir(
         if written.header.stats != header.stats || written.header.encoding != header.encoding {
             return Err(EgtbError::Compression {
                 path: target,
-                reason: "the written table's header differs from the plain one".into(),
+                reason: CompressError::HeaderDiffers,
             });
         }
         let c = Compressed {
@@ -309,6 +311,36 @@ mod tests {
         let packed = Tablebase::open(out.path(), rules).expect("compressed tables");
         let entries: u64 = plain.headers().iter().map(|h| h.entries).sum();
         assert_eq!(assert_same_tables(&plain, &packed), entries);
+    }
+
+    /// A block size that is not a whole number of entries is refused with
+    /// the size it needs, as a typed reason, before anything is written.
+    #[test]
+    fn a_block_size_of_part_entries_is_refused() {
+        let dir = TempDir::new("zbadblock");
+        build_quietly(dir.path(), Rules::ARMENIAN, 2, 4);
+        let out = TempDir::new("zbadblock-out");
+        for block_bytes in [0, MAX_BLOCK_BYTES + 1] {
+            let opts = CompressOptions {
+                block_bytes,
+                ..CompressOptions::default()
+            };
+            let e = compress_dir(dir.path(), out.path(), Rules::ARMENIAN, &opts, &mut |_| {})
+                .expect_err("refused");
+            match &e {
+                EgtbError::Compression {
+                    reason:
+                        CompressError::BlockBytes {
+                            block_bytes: b,
+                            unit,
+                        },
+                    ..
+                } => assert!(*b == block_bytes && [1, 2].contains(unit), "{e}"),
+                other => panic!("not a block-size refusal: {other}"),
+            }
+            assert!(e.to_string().contains("not compressed: block bytes"), "{e}");
+        }
+        assert_eq!(std::fs::read_dir(out.path()).expect("out").count(), 0);
     }
 
     /// In place: every file replaced by its compressed form; again: nothing

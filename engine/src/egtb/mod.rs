@@ -18,7 +18,7 @@ mod unmove;
 mod value;
 mod write;
 
-pub use blocks::blocks_decompressed;
+pub use blocks::{blocks_decompressed, CompressError};
 pub use build::{build_bytes_per_entry, BuildOptions, Progress};
 pub use compress::{compress_dir, CompressOptions, Compressed};
 pub use file::{file_name, Encoding, FileError, Header, Layout, TableStats, HEADER_LEN};

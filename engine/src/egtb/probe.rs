@@ -1,7 +1,7 @@
 //! `Tablebase`: the tables of one rule set, opened from a directory and
 //! probed from any thread.
 
-use super::blocks::Blocks;
+use super::blocks::{Blocks, CompressError};
 use super::file::{file_prefix, FileError, Header, Layout, FILE_SUFFIX, HEADER_LEN};
 use super::index::TableIndex;
 use super::placement::Placement;
@@ -52,7 +52,7 @@ pub enum EgtbError {
         /// The table's file.
         path: PathBuf,
         /// Why.
-        reason: String,
+        reason: CompressError,
     },
     /// A file named for these rules whose signature part does not parse.
     BadName {

@@ -10,10 +10,12 @@
 mod capture;
 mod outline;
 mod quiet;
+mod routes;
 
-pub use capture::{capture_routes, CaptureRoute};
+pub use capture::capture_routes;
 use outline::Captures;
 pub(crate) use quiet::{king_step_count, king_steps, man_step_count, man_steps};
+pub use routes::CaptureRoute;
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
@@ -38,7 +40,7 @@ fn generate_from(pos: &Position, captures: Captures, list: &mut MoveList) {
         Captures::None => quiet::generate(pos, list),
         Captures::Single(single) => single.push_all(pos, list),
         Captures::Search { first, .. } => {
-            capture::search_from(pos, first.origins, &mut capture::DistinctMoves { list });
+            capture::search_from(pos, first.origins, &mut routes::DistinctMoves { list });
             debug_assert!(!list.is_empty(), "the route search finds the captures");
         }
     }
@@ -66,7 +68,7 @@ pub fn count(pos: &Position) -> usize {
             capture::search_from(
                 pos,
                 first.origins,
-                &mut capture::DistinctMoves { list: &mut list },
+                &mut routes::DistinctMoves { list: &mut list },
             );
             list.len()
         }
@@ -122,7 +124,7 @@ pub(crate) fn forced_capture(
             capture::search_from(
                 pos,
                 first.origins,
-                &mut capture::DistinctMoves { list: scratch },
+                &mut routes::DistinctMoves { list: scratch },
             );
             match scratch.as_slice() {
                 [m] if m.is_capture() => Some(*m),
@@ -182,7 +184,7 @@ pub fn generate_with_routes(pos: &Position) -> ArrayVec<(Move, u32), { crate::mo
             capture::search_from(
                 pos,
                 first.origins,
-                &mut capture::RouteCounts { moves: &mut out },
+                &mut routes::RouteCounts { moves: &mut out },
             );
             if !out.is_empty() {
                 return out;

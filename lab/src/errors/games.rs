@@ -12,17 +12,17 @@
 //! its value of the position after its own move) the position is left out.
 
 use super::{
-    error_file, error_line, flipped, measured_search, play, rate_text, search_at, ErrorsArgs,
-    Judged, PieceRange, Played,
+    error_file, error_line, flipped, measured_search, play, search_at, ErrorsArgs, Judged,
+    PieceRange, Played, Tally,
 };
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use tama_engine::egtb::{Tablebase, Wdl};
 use tama_engine::movegen::legal_moves;
-use tama_engine::notation::pdn::{read_pdn, PdnGame};
+use tama_engine::notation::pdn::{read_pdn_file, PdnGame};
 use tama_engine::rng::Rng;
 use tama_engine::search::score::TB_BOUND;
 use tama_engine::search::{Score, SearchOutcome, Searcher};
@@ -125,11 +125,7 @@ pub fn positions_of(games: &[PdnGame], pieces: PieceRange) -> Vec<Position> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for g in games {
-        let mut pos = g.start;
-        for i in 0..=g.moves.len() {
-            if i > 0 {
-                pos = pos.play(&g.moves[i - 1]);
-            }
+        for pos in g.positions() {
             if pieces.holds(pos.occupied().count())
                 && legal_moves(&pos).len() > 1
                 && seen.insert(pos)
@@ -139,49 +135,6 @@ pub fn positions_of(games: &[PdnGame], pieces: PieceRange) -> Vec<Position> {
         }
     }
     out
-}
-
-fn read_games(path: &Path, tables: &Tablebase) -> Result<Vec<PdnGame>> {
-    let rules = tables.rules();
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let games = read_pdn(&text, rules).with_context(|| path.display().to_string())?;
-    if let Some((i, g)) = games
-        .iter()
-        .enumerate()
-        .find(|(_, g)| g.start.rules() != rules)
-    {
-        bail!(
-            "{}: game {} is played under {}, not the tables' {rules}",
-            path.display(),
-            i + 1,
-            g.start.rules()
-        );
-    }
-    Ok(games)
-}
-
-/// Errors in positions, all and by the judge's value of the position and
-/// by piece count.
-#[derive(Default)]
-struct Count {
-    positions: u64,
-    errors: u64,
-}
-
-impl Count {
-    fn add(&mut self, error: bool) {
-        self.positions += 1;
-        self.errors += u64::from(error);
-    }
-
-    fn line(&self) -> String {
-        format!(
-            "{} positions, {}",
-            self.positions,
-            rate_text(self.errors, self.positions)
-        )
-    }
 }
 
 /// `tama-lab errors --games PDN`: the report a line at a time.
@@ -198,7 +151,7 @@ pub(super) fn run(
             tables.complete_pieces()
         );
     }
-    let games = read_games(path, &tables)?;
+    let games = read_pdn_file(path, tables.rules())?;
     let mut found = positions_of(&games, a.pieces);
     if found.is_empty() {
         bail!(
@@ -248,21 +201,23 @@ pub(super) fn run(
     let mut searcher = measured_search();
     let counts = (a.pieces.lo..=a.pieces.hi).count();
     for &nodes in &a.nodes {
-        let (mut all, mut win, mut draw) = (Count::default(), Count::default(), Count::default());
-        let mut by_pieces: Vec<Count> = (0..counts).map(|_| Count::default()).collect();
+        let (mut all, mut win, mut draw) = (Tally::default(), Tally::default(), Tally::default());
+        let mut by_pieces = vec![Tally::default(); counts];
         for case in cases.iter_mut() {
             let played = play(&mut searcher, &case.position, nodes);
             let error = match played {
                 None => true,
                 Some(mv) => judge.value_of(case, mv) < case.root,
             };
-            all.add(error);
-            match case.root {
-                Wdl::Win => win.add(error),
-                _ => draw.add(error),
-            }
             let k = case.position.occupied().count() - a.pieces.lo;
-            by_pieces[k as usize].add(error);
+            let by_root = match case.root {
+                Wdl::Win => &mut win,
+                _ => &mut draw,
+            };
+            // Which moves could err is not known beyond the tables.
+            for t in [&mut all, by_root, &mut by_pieces[k as usize]] {
+                t.add(error, None);
+            }
             if let (Some(f), true) = (file.as_mut(), error) {
                 let p = Played {
                     judged: case,

@@ -319,28 +319,37 @@ pub fn play(searcher: &mut Searcher, pos: &Position, nodes: u64) -> Option<Move>
     search_at(searcher, pos, nodes).best_move
 }
 
-/// A count of errors among positions, with its interval, as one line.
+/// A count of errors among positions, with its interval, as one line:
+/// the figures of positions from the tables and of positions from games.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Tally {
     pub positions: u64,
     pub errors: u64,
-    /// Positions where some move errs.
-    pub can_err: u64,
+    /// Positions where some move errs, where that is known (positions the
+    /// tables hold, every move judged; not those from games).
+    pub can_err: Option<u64>,
 }
 
 impl Tally {
-    fn add(&mut self, p: &Played) {
+    /// One more position: whether the move played erred, and whether some
+    /// move could (`None`: not known).
+    pub fn add(&mut self, error: bool, can_err: Option<bool>) {
         self.positions += 1;
-        self.errors += u64::from(p.is_error());
-        self.can_err += u64::from(p.judged.can_err());
+        self.errors += u64::from(error);
+        if let Some(c) = can_err {
+            *self.can_err.get_or_insert(0) += u64::from(c);
+        }
     }
 
-    /// `P positions (C can err), E errors, R% (LO-HI%)`.
+    /// `P positions (C can err), E errors, R% (LO-HI%)`, without the
+    /// parenthesis where that is not known.
     pub fn line(&self) -> String {
+        let can_err = self
+            .can_err
+            .map_or(String::new(), |c| format!(" ({c} can err)"));
         format!(
-            "{} positions ({} can err), {}",
+            "{} positions{can_err}, {}",
             self.positions,
-            self.can_err,
             rate_text(self.errors, self.positions)
         )
     }
@@ -374,14 +383,15 @@ pub struct Figures {
 
 impl Figures {
     pub fn add(&mut self, p: &Played) {
-        self.all.add(p);
-        match p.judged.root {
-            Wdl::Win => self.win.add(p),
-            _ => self.draw.add(p),
-        }
         let m = Material::of(&p.judged.position);
         let i = Material::ALL.iter().position(|&x| x == m).expect("listed");
-        self.material[i].add(p);
+        let by_root = match p.judged.root {
+            Wdl::Win => &mut self.win,
+            _ => &mut self.draw,
+        };
+        for t in [by_root, &mut self.all, &mut self.material[i]] {
+            t.add(p.is_error(), Some(p.judged.can_err()));
+        }
     }
 }
 

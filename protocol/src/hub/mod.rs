@@ -127,18 +127,18 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
     match cmd {
         Command::Empty => {}
         Command::Hub => {
-            s.out.line(&format!(
+            s.line(&format!(
                 "id name=Tama version={} author=\"The Tama developers\"",
                 env!("CARGO_PKG_VERSION")
             ));
             for d in definitions() {
                 if let Some(hub) = d.hub {
-                    if let Some(l) = param_line(&d, hub, s.settings.value_text(d.opt)) {
-                        s.out.line(&l);
+                    if let Some(l) = param_line(&d, hub, s.settings().value_text(d.opt)) {
+                        s.line(&l);
                     }
                 }
             }
-            s.out.line("wait");
+            s.line("wait");
         }
         Command::SetParam { name, value } => {
             let known = crate::options::find(&name).is_some_and(|d| d.hub.is_some());
@@ -149,11 +149,11 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
         }
         Command::Init => {
             s.prepare();
-            s.out.line("ready");
+            s.line("ready");
         }
         Command::NewGame => s.new_game(),
         Command::Pos { pos, moves } => {
-            s.game = build_game(s.settings.rules(), pos.as_deref(), &moves)?;
+            s.set_game(|rules| build_game(rules, pos.as_deref(), &moves))?;
             state.level = Level::default();
         }
         Command::Level(l) => {
@@ -172,10 +172,10 @@ fn execute(s: &mut Session, state: &mut HubState, cmd: Command) -> Result<Flow, 
             if s.is_searching() {
                 return Err(Error::SearchRunning);
             }
-            let limits = limits_of(&state.level, mode, s.game.position().side_to_move());
+            let limits = limits_of(&state.level, mode, s.game().position().side_to_move());
             s.start_search(limits);
         }
-        Command::Ping => s.out.line("pong"),
+        Command::Ping => s.line("pong"),
         Command::PonderHit => s.ponder_hit(),
         Command::Stop => s.stop(),
         Command::Quit => return Ok(Flow::Quit),

@@ -128,27 +128,26 @@ pub fn handle(session: &mut Session, line: &str) -> Flow {
 
 /// `uci`: the engine's name, its options, `uciok`.
 fn introduce(s: &Session) {
-    s.out
-        .line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
-    s.out.line("id author The Tama developers");
+    s.line(&format!("id name Tama {}", env!("CARGO_PKG_VERSION")));
+    s.line("id author The Tama developers");
     let defaults = Settings::default();
     for d in definitions() {
-        s.out.line(&option_line(&d, &defaults.value_text(d.opt)));
+        s.line(&option_line(&d, &defaults.value_text(d.opt)));
     }
-    s.out.line("uciok");
+    s.line("uciok");
 }
 
 /// `go perft N`: the leaves below each move, then their sum.
 fn perft(s: &Session, depth: u32) {
-    let pos = *s.game.position();
+    let pos = *s.game().position();
     let started = Instant::now();
     let split = divide(&pos, depth, false);
     for (m, n) in &split.moves {
-        s.out.line(&format!("{}: {n}", pos.move_text(m)));
+        s.line(&format!("{}: {n}", pos.move_text(m)));
     }
-    s.out.line(&format!("Nodes searched: {}", split.total));
-    if s.debug {
-        s.out.line(&format!(
+    s.line(&format!("Nodes searched: {}", split.total));
+    if s.debug() {
+        s.line(&format!(
             "info string perft time {} ms",
             started.elapsed().as_millis()
         ));
@@ -162,45 +161,41 @@ fn run_bench(s: &Session, depth: Option<u32>) {
     let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
     let report = bench::run_with(depth, 1, &Tuning::default(), s.weights());
     for l in &report.lines {
-        s.out.line(l);
+        s.line(l);
     }
-    s.out
-        .line(&format!("{} nodes {} nps", report.nodes, report.nps));
+    s.line(&format!("{} nodes {} nps", report.nodes, report.nps));
 }
 
 fn execute(s: &mut Session, cmd: Command) -> Result<Flow, Error> {
     match cmd {
         Command::Empty | Command::Register => {}
         Command::Uci => introduce(s),
-        Command::Debug(on) => s.debug = on,
+        Command::Debug(on) => s.set_debug(on),
         Command::IsReady => {
             s.prepare();
-            s.out.line("readyok");
+            s.line("readyok");
         }
         Command::SetOption { name, value } => s.set_option(&name, value.as_deref())?,
         Command::UciNewGame => s.new_game(),
         Command::Position { start, moves } => {
-            s.game = build_game(s.settings.rules(), &start, &moves)?;
+            s.set_game(|rules| build_game(rules, &start, &moves))?;
         }
         Command::Go(args) => {
             if s.is_searching() {
                 return Err(Error::SearchRunning);
             }
-            let limits = limits_of(&s.game, &args, s.settings.analyse_mode)?;
+            let limits = limits_of(s.game(), &args, s.settings().analyse_mode)?;
             s.start_search(limits);
         }
         Command::Perft(depth) => perft(s, depth),
         Command::Stop => s.stop(),
         Command::PonderHit => s.ponder_hit(),
         Command::Quit => return Ok(Flow::Quit),
-        Command::Display => s
-            .out
-            .line(&display(&s.game, &s.settings, s.search_faults())),
-        Command::LegalMoves => s.out.line(&legal_moves_text(&s.game)),
+        Command::Display => s.line(&display(s.game(), s.settings(), s.search_faults())),
+        Command::LegalMoves => s.line(&legal_moves_text(s.game())),
         Command::Eval => {
-            let pos = s.game.position();
-            s.out
-                .line(&eval::breakdown_with(pos, s.weights()).to_string());
+            let pos = s.game().position();
+            s.line(&eval::breakdown_with(pos, s.weights()).to_string());
         }
         Command::Bench(depth) => run_bench(s, depth),
     }

@@ -1,7 +1,7 @@
 //! Search speed: a fixed-depth search from fixed positions with a fresh
 //! table (one thread), so each sample does the same work.
 //!
-//! `cargo bench -p tama-engine --bench search`
+//! `cargo bench -p tama-benches --bench search`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;

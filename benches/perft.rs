@@ -2,7 +2,7 @@
 //! Turkish start position at depth 8, our distinct-move perft against kish's
 //! own (route) perft, and Armenian perft for the per-node comparison.
 //!
-//! `cargo bench -p tama-engine --bench perft`; the figures are medians of 10
+//! `cargo bench -p tama-benches --bench perft`; the figures are medians of 10
 //! samples.
 
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -3,7 +3,7 @@
 //! the patterns' cost is measured on the same positions (a search's tree
 //! depends on its evaluation; this does not).
 //!
-//! `cargo bench -p tama-engine --bench eval`
+//! `cargo bench -p tama-benches --bench eval`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;

@@ -22,7 +22,9 @@
 //!   its transposition table, and `bench`, its signature;
 //! - `rng`: the one pseudo-random generator (tests, self-play, the runner);
 //! - `egtb`: the endgame databases: built by retrograde analysis, probed by
-//!   the search.
+//!   the search;
+//! - `review`: a whole game searched move by move, each move judged, written
+//!   back as annotated PDN.
 
 #![warn(missing_docs)]
 
@@ -36,6 +38,7 @@ pub mod notation;
 pub mod openings;
 pub mod perft;
 pub mod position;
+pub mod review;
 pub mod rng;
 pub mod rules;
 pub mod search;

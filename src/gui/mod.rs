@@ -25,9 +25,10 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// `tama gui [--port N] [--no-open]`: serves the board until the process is
 /// ended. An error (the port taken, no binary to run) is one line.
-pub fn run(port: u16, open: bool) -> anyhow::Result<()> {
+pub fn run(port: u16, open: bool, egtb: Option<PathBuf>) -> anyhow::Result<()> {
     let engine = std::env::current_exe()
         .map_err(|e| anyhow!("cannot find the tama binary to run as the engine: {e}"))?;
+    let _ = egtb;
     let server = Server::bind(port, engine)?;
     let url = server.url();
     println!("Tama's board: {url}  (Ctrl-C to stop)");

@@ -3,10 +3,11 @@
 //! score"), the loss of a move as the expected score it gave away, its mark,
 //! and the endgame databases' verdict, which overrides the search.
 
-use crate::egtb::{Value, Wdl};
+use crate::egtb::{Tablebase, Value, Wdl};
+use crate::movegen;
 use crate::notation::pdn::Nag;
 use crate::search::Score;
-use crate::{Color, Variant};
+use crate::{Color, Move, Position, Variant};
 use std::fmt;
 
 /// The scale `K` of the expected score `1 / (1 + exp(-cp / K))`, per
@@ -140,6 +141,36 @@ pub fn verdict(value: Value) -> String {
         Some(p) => format!("{word} in {}", p.div_ceil(2)),
         None => word.to_string(),
     }
+}
+
+/// What the databases say about `pos` (`None`: they do not hold it), and
+/// the moves that keep that value: the quickest win, the slowest loss,
+/// every move that holds the draw.
+pub fn tables_verdict(tables: &Tablebase, pos: &Position) -> Option<(Value, Vec<Move>)> {
+    let value = tables.probe(pos)?;
+    // Each move ranked for the side to move: points first, then the
+    // distance (a shorter win, a longer loss).
+    let rank = |v: Value| {
+        let plies = i64::from(v.plies.unwrap_or(0));
+        let points = (points(v) * 2.0) as i64;
+        points * 100_000
+            + match v.wdl {
+                Wdl::Win => -plies,
+                Wdl::Loss => plies,
+                Wdl::Draw => 0,
+            }
+    };
+    let ranked: Vec<(Move, i64)> = movegen::legal_moves(pos)
+        .iter()
+        .filter_map(|m| tables.probe(&pos.play(m)).map(|v| (*m, rank(flip(v)))))
+        .collect();
+    let best = ranked.iter().map(|&(_, r)| r).max();
+    let moves = ranked
+        .into_iter()
+        .filter(|&(_, r)| Some(r) == best)
+        .map(|(m, _)| m)
+        .collect();
+    Some((value, moves))
 }
 
 /// One side's marks over a game.

@@ -106,7 +106,7 @@ pub fn run(a: &AnalyseArgs) -> Result<i32> {
                 let done = searched + p.done;
                 let left = started.elapsed().as_secs_f64() / done as f64 * (total - done) as f64;
                 progress_line(&format!(
-                    "game {}/{count} {} move {}/{} {} left",
+                    "game {}/{count} {} ply {}/{} {} left",
                     k + 1,
                     bar(done, total),
                     p.done.saturating_sub(1),

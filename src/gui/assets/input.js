@@ -3,8 +3,8 @@
 
 import { parseFen, toFen } from "./board.js";
 import { engineSide, newGame, playRoute } from "./game.js";
-import { render, renderMarks } from "./render.js";
-import { $, S, current, job, refuse, say, sideOf, stateText } from "./state.js";
+import { marks, render, renderMarks } from "./render.js";
+import { $, S, cap, current, job, refuse, say, sideOf, stateText } from "./state.js";
 
 export function routesFrom(sq) {
   return current().routes.filter((r) => r.from === sq);

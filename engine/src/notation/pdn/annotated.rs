@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn marks_comments_and_variations_are_written_and_read_back_as_the_game() {
         let start = Position::startpos(Rules::default());
-        let game: Vec<Move> = ["d3-d4", "d6-d5", "c3-c4"]
+        let game: Vec<Move> = ["d3-d4", "d6-d5", "d4xd6xd8"]
             .iter()
             .scan(start, |p, t| {
                 let m = p.parse_move(t).unwrap();
@@ -150,7 +150,7 @@ mod tests {
             })
             .collect();
         let after_one = start.play(&game[0]);
-        let alternative = ["c6-c5", "d4xd6"]
+        let alternative = ["c6-c5", "d4-d5"]
             .iter()
             .scan(after_one, |p, t| {
                 let m = p.parse_move(t).unwrap();
@@ -172,7 +172,7 @@ mod tests {
         let text = annotated_movetext(&start, &game, &notes, "*");
         assert_eq!(
             text,
-            "1. d3-d4 {+0.10/9} 1... d6-d5?? {a 'brace'} (1... c6-c5 2. d4xd6) 2. c3-c4 *"
+            "1. d3-d4 {+0.10/9} 1... d6-d5?? {a 'brace'} (1... c6-c5 2. d4-d5) 2. d4xd6xd8 *"
         );
         let back = read_pdn(&text, Rules::default()).unwrap();
         assert_eq!(back[0].moves, game);

@@ -422,7 +422,7 @@ mod tests {
 
     #[test]
     fn annotations_are_skipped_and_a_bad_game_does_not_hide_the_next() {
-        let text = "[Event \"a\"]\n1. d3-d4?! {+0.10/9} (1. c3-c4 $1 {x} (1. a3-a4)) d6-d5!? $2 ; note\n2. d4xd6 *\n\n\
+        let text = "[Event \"a\"]\n1. d3-d4?! {+0.10/9} (1. c3-c4 $1 {x} (1. a3-a4)) d6-d5!? $2 ; note\n2. d4xd6xd8 *\n\n\
                     [Event \"b\"]\n1. d3-d4 d6-d5 2. a3-a5 *\n\n[Event]\n1. d3-d4 *\n\n\
                     [Variant \"russian\"]\n*\n\n1. h3-h4 *\n";
         let games = read_pdn_each(text, Rules::default());
@@ -430,7 +430,7 @@ mod tests {
         let first = games[0].as_ref().unwrap();
         assert_eq!(
             movetext(&first.start, &first.moves, "*"),
-            "1. d3-d4 d6-d5 2. d4xd6 *"
+            "1. d3-d4 d6-d5 2. d4xd6xd8 *"
         );
         assert!(!first.names_rules());
         let e = games[1].as_ref().unwrap_err().to_string();

@@ -239,6 +239,8 @@ mod tests {
         assert_eq!(mark(INACCURACY), Some(Nag::Inaccuracy));
         assert_eq!(mark(0.15), Some(Nag::Mistake));
         assert_eq!(mark(0.5), Some(Nag::Blunder));
+        assert_eq!(mark(BLUNDER), Some(Nag::Blunder));
+        assert_eq!(mark(BLUNDER - 0.001), Some(Nag::Mistake));
         let even = Eval::Cp(0).expected(Variant::Armenian);
         assert!((even - 0.5).abs() < 1e-12);
         let man_up = Eval::Cp(100).expected(Variant::Armenian);

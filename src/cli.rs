@@ -56,6 +56,8 @@ pub enum Command {
     Train(TrainArgs),
     /// A board in the browser, served on 127.0.0.1 (docs/gui.md)
     Gui(GuiArgs),
+    /// Review games: annotated PDN with scores, marks and better lines (docs/gui.md)
+    Analyse(AnalyseArgs),
     /// Endgame databases: build, probe, stats (docs/endgames.md)
     #[command(subcommand)]
     Egtb(EgtbCommand),
@@ -160,6 +162,44 @@ pub struct GuiArgs {
     /// Print the address only; do not open the browser
     #[arg(long)]
     pub no_open: bool,
+    /// Endgame databases for the board, its engine and its reviews
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct AnalyseArgs {
+    /// The PDN file of the games
+    #[arg(value_name = "GAMES.pdn")]
+    pub games: std::path::PathBuf,
+    /// Milliseconds a position (the default, 1000, when no limit is given)
+    #[arg(long, value_name = "MS", conflicts_with_all = ["nodes", "depth"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Nodes a position
+    #[arg(long, value_name = "N", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Plies a position
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Search threads
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Transposition table size in MB
+    #[arg(long, value_name = "MB", default_value_t = tama_engine::search::Searcher::DEFAULT_HASH_MB)]
+    pub hash: usize,
+    /// Endgame databases: the positions they hold are judged by them
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
+    /// Write the annotated games here (default: standard output)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// Only the K-th game of the file (from 1)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
 }
 
 /// A value a flag's parser refuses; clap prints its message after its own

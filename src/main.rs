@@ -30,6 +30,7 @@ fn dispatch(cli: Cli) -> i32 {
         Some(Command::Datagen(a)) => run::datagen::run(&a),
         Some(Command::Train(a)) => run::train::run(&a).map(|()| 0),
         Some(Command::Gui(a)) => run::gui::run(&a).map(|()| 0),
+        Some(Command::Analyse(a)) => run::analyse::run(&a),
         Some(Command::Egtb(c)) => run::egtb::run(&c).map(|()| 0),
     };
     done.unwrap_or_else(|e| {

@@ -11,122 +11,10 @@
 
 mod gui_support;
 
-use gui_support::webdriver::Browser;
+use gui_support::page::{open, strings};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
-use std::sync::Arc;
-use tama::gui;
-
-struct Page {
-    url: String,
-    relay: Arc<gui::Relay>,
-    browser: Browser,
-}
-
-fn open(width: u32, height: u32) -> Page {
-    let server = gui::Server::bind(0, PathBuf::from(env!("CARGO_BIN_EXE_tama"))).expect("bind");
-    let url = server.url();
-    let relay = server.relay();
-    std::thread::spawn(move || server.serve());
-    let browser = Browser::start(width, height);
-    browser.goto(&url);
-    let page = Page {
-        url,
-        relay,
-        browser,
-    };
-    page.wait("the page to be ready", |s| s["ready"] == true);
-    page
-}
-
-impl Page {
-    fn state(&self) -> Value {
-        self.browser.script(
-            "return window.tama ? window.tama.state() : {ready: false};",
-            json!([]),
-        )
-    }
-
-    /// Waits until `ok` holds for the page's state (60 s at most).
-    fn wait(&self, what: &str, ok: impl Fn(&Value) -> bool) -> Value {
-        self.browser.wait_for(
-            60,
-            what,
-            |b| {
-                let s = b.script(
-                    "return window.tama ? window.tama.state() : {ready: false};",
-                    json!([]),
-                );
-                ok(&s).then_some(s)
-            },
-            |_| self.summary(),
-        )
-    }
-
-    /// The page's state for a failure message: everything but the legal
-    /// moves, and only the last 30 lines of the protocol log (the whole
-    /// state is too long for a CI log to keep).
-    fn summary(&self) -> String {
-        let mut s = self.state();
-        let log = strings(&s["log"]);
-        let tail = log[log.len().saturating_sub(30)..].join("\n");
-        if let Some(o) = s.as_object_mut() {
-            o.remove("legal");
-            o.remove("log");
-        }
-        format!("{s}\nlast lines of the protocol log:\n{tail}")
-    }
-
-    /// The page has had no script error and its engine session is alive.
-    fn healthy(&self) {
-        let s = self.state();
-        assert_eq!(s["errors"], json!([]), "script errors: {s}");
-        assert_eq!(s["closed"], false, "the engine session ended: {s}");
-    }
-
-    fn click_square(&self, sq: &str) {
-        self.browser.click(&format!("#board [data-square='{sq}']"));
-    }
-
-    fn message(&self) -> String {
-        self.state()["message"].as_str().unwrap_or("").to_string()
-    }
-
-    fn moves(&self) -> Vec<String> {
-        strings(&self.state()["moves"])
-    }
-
-    /// The page's protocol log (its last 400 lines).
-    fn log(&self) -> String {
-        strings(&self.state()["log"]).join("\n")
-    }
-
-    fn shot(&self, name: &str) {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-screenshots");
-        std::fs::create_dir_all(&dir).unwrap();
-        let png = self.browser.screenshot();
-        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
-        std::fs::write(dir.join(name), png).unwrap();
-    }
-
-    /// Pastes a FEN into the page and sets it; waits for the new game. The
-    /// FEN is given as the engine writes it (squares in a1, b1, ..., h8 order).
-    fn set_fen(&self, fen: &str) {
-        self.browser.clear_and_type("#fen", fen);
-        self.browser.click("#fen-load");
-        self.wait("the FEN to be set", |s| {
-            s["fen"] == fen && s["moves"].as_array().is_some_and(|m| m.is_empty())
-        });
-    }
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default()
-}
 
 #[test]
 #[ignore = "needs chromium and chromedriver; run by .ci/run"]
@@ -466,7 +354,7 @@ fn a_position_set_up_gets_analysis_lines() {
         json!([]),
     );
     assert_eq!(shown, 3);
-    page.shot("gui-analysis.png");
+    page.doc_shot("gui-analysis.png");
 
     // Stepping: play the best line's first move by clicking the line, step
     // back, flip the board.
@@ -648,3 +536,6 @@ fn another_origin_cannot_reach_the_engine() {
     page.wait("the page to be ready again", |s| s["ready"] == true);
     page.healthy();
 }
+
+#[path = "gui_browser/review.rs"]
+mod review;

@@ -389,3 +389,92 @@ fn a_taken_or_bad_port_is_one_error_line() {
         assert!(out.stdout.is_empty(), "{args:?}: nothing served");
     }
 }
+
+/// The board's Review over HTTP: a game with a planted blunder (d4-d5 walks
+/// into the shot d6xd4xd2, two men for nothing) is reviewed in the
+/// background and marked `??`; what the review cannot take is refused with
+/// the reason before anything starts; the tables' probe answers the exact
+/// result, or why it cannot.
+#[test]
+fn a_game_is_reviewed_over_http_and_bad_requests_are_refused() {
+    let s = start();
+    let rules = serde_json::json!({"Variant": "armenian", "CaptureRemoval": "immediate", "MidCapturePromotion": "false"});
+    let game = serde_json::json!({
+        "rules": rules, "fen": "W:Wh2,d3,d4:Ba7,b7,d6", "moves": ["d4-d5", "d6xd4xd2"],
+        "white": "W", "black": "B", "result": "*", "movetime": 200, "egtb": "",
+    });
+    let r = request(
+        s.addr,
+        "POST",
+        "/review/start",
+        &[],
+        game.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let id = serde_json::from_slice::<serde_json::Value>(&r.body).unwrap()["id"].clone();
+    let status = loop {
+        let r = get(s.addr, &format!("/review/status?id={id}"), &[]);
+        assert_eq!(r.status, 200, "{}", r.text());
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        if v["finished"] == true {
+            break v;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let review = &status["review"];
+    assert_eq!(review["moves"][0]["nag"], "??", "{status}");
+    let refutation = review["moves"][0]["refutation"].as_str().unwrap();
+    assert!(refutation.starts_with("1... d6xd4xd2"), "{status}");
+    assert_eq!(review["summary"][0]["blunders"], 1, "{status}");
+    assert!(
+        review["pdn"].as_str().unwrap().contains("1. d4-d5?? {"),
+        "{status}"
+    );
+    // A finished review is forgotten once reported.
+    assert_eq!(
+        get(s.addr, &format!("/review/status?id={id}"), &[]).status,
+        404
+    );
+
+    let refused = |body: serde_json::Value, why: &str| {
+        let r = request(
+            s.addr,
+            "POST",
+            "/review/start",
+            &[],
+            body.to_string().as_bytes(),
+        );
+        assert_eq!(r.status, 422, "{body}: {}", r.text());
+        assert!(r.text().contains(why), "{body}: {}", r.text());
+    };
+    let mut bad = game.clone();
+    bad["moves"] = serde_json::json!(["d4-d6"]);
+    refused(bad, "ply 1: d4-d6");
+    let mut bad = game.clone();
+    bad["movetime"] = serde_json::json!(5);
+    refused(bad, "movetime 5 is not 100 to 10000 ms");
+    let mut bad = game.clone();
+    bad["egtb"] = serde_json::json!("/nonexistent/tables");
+    refused(bad, "no such directory \"/nonexistent/tables\"");
+    let mut bad = game.clone();
+    bad["moves"] = serde_json::json!([]);
+    refused(bad, "no moves to review");
+    assert_eq!(
+        request(s.addr, "POST", "/review/stop?id=999", &[], b"").status,
+        404
+    );
+
+    let probe =
+        serde_json::json!({"rules": rules, "fen": "W:WKh8:BKa1", "egtb": "/nonexistent/tables"});
+    let r = request(
+        s.addr,
+        "POST",
+        "/tables/probe",
+        &[],
+        probe.to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("no such directory"), "{}", r.text());
+    let r = get(s.addr, "/config", &[]);
+    assert_eq!(r.text(), "{\"egtb\":\"\"}");
+}

@@ -25,7 +25,9 @@
 //! - `message`: `message_error!`, the one-message error types of the
 //!   crates above the engine;
 //! - `egtb`: the endgame databases: built by retrograde analysis, probed by
-//!   the search.
+//!   the search;
+//! - `review`: a whole game searched move by move, each move judged, written
+//!   back as annotated PDN.
 
 #![warn(missing_docs)]
 
@@ -40,6 +42,7 @@ pub mod notation;
 pub mod openings;
 pub mod perft;
 pub mod position;
+pub mod review;
 pub mod rng;
 pub mod rules;
 pub mod search;

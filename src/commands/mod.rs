@@ -9,9 +9,12 @@
 //!   endgame databases;
 //! - `datagen`, `train`: the training pipeline (`tama_train`);
 //! - `match`: `tama match` (`tama_match`);
-//! - `gui`: the board in the browser.
+//! - `gui`: the board in the browser;
+//! - `analyse`: games reviewed, written back as annotated PDN
+//!   (`tama_engine::review`).
 
 use anyhow::Result;
+pub mod analyse;
 pub mod bench;
 pub mod datagen;
 pub mod egtb;

@@ -6,6 +6,8 @@ mod assets;
 mod http;
 mod pdn;
 mod relay;
+mod review;
+mod tables;
 
 use anyhow::anyhow;
 use http::ReadError;
@@ -23,12 +25,12 @@ const MAX_CONNECTIONS: usize = 64;
 /// A request head must arrive within this time.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// `tama gui [--port N] [--no-open]`: serves the board until the process is
-/// ended. An error (the port taken, no binary to run) is one line.
-pub fn run(port: u16, open: bool) -> anyhow::Result<()> {
+/// `tama gui [--port N] [--no-open] [--egtb DIR]`: serves the board until
+/// the process is ended. An error (the port taken, no binary to run) is one line.
+pub fn run(port: u16, open: bool, egtb: Option<PathBuf>) -> anyhow::Result<()> {
     let engine = std::env::current_exe()
         .map_err(|e| anyhow!("cannot find the tama binary to run as the engine: {e}"))?;
-    let server = Server::bind(port, engine)?;
+    let server = Server::bind(port, engine)?.with_egtb(egtb);
     let url = server.url();
     println!("Tama's board: {url}  (Ctrl-C to stop)");
     if open {
@@ -67,6 +69,14 @@ pub struct Server {
     listener: TcpListener,
     port: u16,
     relay: Arc<Relay>,
+    work: Arc<Work>,
+}
+
+/// What the server does itself, beside relaying: reviews and the tables.
+#[derive(Default)]
+struct Work {
+    reviews: review::Reviews,
+    tables: tables::Tables,
 }
 
 impl Server {
@@ -88,7 +98,19 @@ impl Server {
             listener,
             port,
             relay: Arc::new(Relay::new(engine)),
+            work: Arc::default(),
         })
+    }
+
+    /// The endgame databases' directory the page starts with (`--egtb`).
+    pub fn with_egtb(self, dir: Option<PathBuf>) -> Server {
+        Server {
+            work: Arc::new(Work {
+                reviews: review::Reviews::default(),
+                tables: tables::Tables::new(dir),
+            }),
+            ..self
+        }
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -121,18 +143,28 @@ impl Server {
             }
             open.fetch_add(1, Ordering::SeqCst);
             let relay = Arc::clone(&self.relay);
+            let work = Arc::clone(&self.work);
             let open = Arc::clone(&open);
             let port = self.port;
             thread::spawn(move || {
-                handle(stream, port, &relay);
+                handle(stream, port, &relay, &work);
                 open.fetch_sub(1, Ordering::SeqCst);
             });
         }
     }
 }
 
+/// A JSON answer, or the error that stopped it (422: the request was
+/// understood and refused, its message for the page to show).
+fn json_answer(stream: &mut TcpStream, answer: anyhow::Result<String>) {
+    match answer {
+        Ok(json) => http::respond(stream, 200, "application/json", json.as_bytes()),
+        Err(e) => http::respond_error(stream, 422, &format!("{e:#}")),
+    }
+}
+
 /// One connection: one request, then close.
-fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
+fn handle(mut stream: TcpStream, port: u16, relay: &Relay, work: &Work) {
     let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
     let req = match http::read_request(&mut stream) {
         Ok(r) => r,
@@ -170,6 +202,18 @@ fn handle(mut stream: TcpStream, port: u16, relay: &Relay) {
             ),
             Err(e) => http::respond_error(&mut stream, 422, &e.to_string()),
         },
+        ("GET", "/config") => http::respond(
+            &mut stream,
+            200,
+            "application/json",
+            work.tables.config().as_bytes(),
+        ),
+        ("POST", "/tables/probe") => json_answer(&mut stream, work.tables.probe(&req.body)),
+        ("POST", "/review/start") => {
+            json_answer(&mut stream, work.reviews.start(&req.body, &work.tables))
+        }
+        ("GET", "/review/status") => work.reviews.status(&req, &mut stream),
+        ("POST", "/review/stop") => work.reviews.stop(&req, &mut stream),
         ("GET", path) => match assets::find(path) {
             Some(asset) => http::respond(&mut stream, 200, asset.content_type, asset.body),
             None => http::respond_error(&mut stream, 404, &format!("no such page {path:?}")),

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tama_engine::notation::pdn::{movetext, read_pdn, write_start_tags, write_tag, Outcome};
 use tama_engine::rules::parse_bool;
 use tama_engine::rules::OptionName;
-use tama_engine::{Position, Rules};
+use tama_engine::{Move, Position, Rules};
 
 /// The page names the rule options as the engine does (their UCI names,
 /// which the engine owns), with the label the board shows for each.
@@ -40,7 +40,7 @@ fn rules_json(rules: Rules) -> Value {
     )
 }
 
-fn rules_from_json(v: &Value) -> anyhow::Result<Rules> {
+pub(super) fn rules_from_json(v: &Value) -> anyhow::Result<Rules> {
     let field = |option: OptionName| {
         v.get(option.uci)
             .and_then(Value::as_str)
@@ -79,15 +79,9 @@ pub fn read(body: &[u8]) -> anyhow::Result<String> {
     .to_string())
 }
 
-/// A game as JSON from the page -> PDN text.
-pub fn write(body: &[u8]) -> anyhow::Result<String> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| anyhow!("bad JSON: {e}"))?;
-    let text = |name: &str, default: &str| -> String {
-        v.get(name)
-            .and_then(Value::as_str)
-            .unwrap_or(default)
-            .to_string()
-    };
+/// The page's game (`rules`, `fen`, `moves`) as a start position and its
+/// moves, each replayed; an illegal one is an error naming its ply.
+pub(super) fn game_from_json(v: &Value) -> anyhow::Result<(Position, Vec<Move>)> {
     let rules = rules_from_json(v.get("rules").context("rules are missing")?)?;
     let fen = v
         .get("fen")
@@ -110,6 +104,19 @@ pub fn write(body: &[u8]) -> anyhow::Result<String> {
         pos = pos.play(&mv);
         moves.push(mv);
     }
+    Ok((start, moves))
+}
+
+/// A game as JSON from the page -> PDN text.
+pub fn write(body: &[u8]) -> anyhow::Result<String> {
+    let v: Value = serde_json::from_slice(body).map_err(|e| anyhow!("bad JSON: {e}"))?;
+    let text = |name: &str, default: &str| -> String {
+        v.get(name)
+            .and_then(Value::as_str)
+            .unwrap_or(default)
+            .to_string()
+    };
+    let (start, moves) = game_from_json(&v)?;
     let result = text("result", "*");
     if result != "*" && Outcome::parse(&result).is_none() {
         return Err(anyhow!("result {result:?} is not 2-0, 1-1, 0-2 or *"));

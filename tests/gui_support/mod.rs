@@ -2,6 +2,7 @@
 //! as the server answers, and a reader for its server-sent-events stream.
 #![allow(dead_code)] // each test binary uses a different part of this module
 
+pub mod page;
 pub mod webdriver;
 
 use std::io::{BufRead, BufReader, Read, Write};

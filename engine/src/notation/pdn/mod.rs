@@ -1,6 +1,8 @@
-//! PDN output of finished games (here), and a PDN reader that replays
-//! every move through the rules core (`read`: opening files, the tables'
-//! audit of played games, the lab's positions from games, the tests).
+//! PDN output of finished games (here) and of reviewed ones (`annotated`:
+//! comments, marks, variations), and a PDN reader that replays every move
+//! through the rules core (`read`: opening files, game reviews, the tests;
+//! `file`: a file of games under one rule set, for the tables' audit of
+//! played games and the lab's positions from games).
 //!
 //! Tags written: Event, Site, Date, Round, White, Black, Result (`2-0`, `1-1`,
 //! `0-2`), GameType, Variant, CaptureRemoval, MidCapturePromotion, SetUp and
@@ -15,9 +17,13 @@
 //! expects a number rejects the game instead of misreading it. The Variant tag
 //! (`armenian` / `turkish`) says the same for this reader, which accepts both.
 
+mod annotated;
+mod file;
 mod read;
 
-pub use read::{read_pdn, read_pdn_file, PdnError, PdnFileError, PdnGame};
+pub use annotated::{annotated_movetext, numbered_line, Annotation, Nag};
+pub use file::{read_pdn_file, PdnFileError};
+pub use read::{move_number, read_pdn, read_pdn_each, PdnError, PdnGame};
 
 use crate::{Color, Move, Position, Rules, Variant};
 use std::fmt::Write as _;
@@ -133,36 +139,7 @@ pub fn game_type(rules: Rules) -> &'static str {
 
 /// The moves as PDN movetext, numbered, wrapped at about 80 columns.
 pub fn movetext(start: &Position, moves: &[Move], result: &str) -> String {
-    let mut tokens = Vec::new();
-    let mut pos = *start;
-    let mut number = 1;
-    for (i, m) in moves.iter().enumerate() {
-        match pos.side_to_move() {
-            Color::White => tokens.push(format!("{number}.")),
-            Color::Black if i == 0 => tokens.push(format!("{number}...")),
-            Color::Black => {}
-        }
-        tokens.push(pos.move_text(m));
-        if pos.side_to_move() == Color::Black {
-            number += 1;
-        }
-        pos = pos.play(m);
-    }
-    tokens.push(result.to_string());
-    let mut out = String::new();
-    let mut col = 0;
-    for t in tokens {
-        if col > 0 && col + 1 + t.len() > 80 {
-            out.push('\n');
-            col = 0;
-        } else if col > 0 {
-            out.push(' ');
-            col += 1;
-        }
-        out.push_str(&t);
-        col += t.len();
-    }
-    out
+    annotated_movetext(start, moves, &[], result)
 }
 
 impl GameRecord {

@@ -1,10 +1,11 @@
-//! PDN read back: every game of a text (or a file) with every move
-//! replayed through the rules core, under the rules its tags name.
+//! The PDN reader: every game of a text, each move replayed through the
+//! rules core, each game read on its own so that one refused game does not
+//! hide the others.
 
 use super::Outcome;
-use crate::{FenError, Move, MoveError, Position, RuleValueError, Rules, Variant};
+use crate::Move;
+use crate::{Color, FenError, MoveError, Position, RuleValueError, Rules, Variant};
 use std::fmt;
-use std::path::{Path, PathBuf};
 
 /// A game read back from PDN, replayed legally.
 #[derive(Clone, Debug)]
@@ -26,6 +27,18 @@ impl PdnGame {
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the tags name the rules (GameType, Variant or a rule
+    /// option), rather than leaving them to the reader's default.
+    pub fn names_rules(&self) -> bool {
+        const RULE_TAGS: [&str; 4] = [
+            "GameType",
+            "Variant",
+            "CaptureRemoval",
+            "MidCapturePromotion",
+        ];
+        RULE_TAGS.iter().any(|t| self.tag(t).is_some())
     }
 
     /// Every position of the game in the order played: the start, then
@@ -81,6 +94,8 @@ pub enum PdnError {
         game: usize,
         /// The ply.
         ply: usize,
+        /// The move number as PDN writes it (`3.`, `3...`).
+        number: String,
         /// The move as written.
         text: String,
         /// Why it was refused.
@@ -104,9 +119,10 @@ impl fmt::Display for PdnError {
             PdnError::Move {
                 game,
                 ply,
+                number,
                 text,
                 error,
-            } => write!(f, "game {game}, ply {ply}: {text}: {error}"),
+            } => write!(f, "game {game}, move {number} (ply {ply}): {text}: {error}"),
         }
     }
 }
@@ -156,13 +172,26 @@ fn is_result(t: &str) -> bool {
 struct Pending {
     tags: Vec<(String, String)>,
     tokens: Vec<String>,
+    /// The first fault in its tags: the game is refused, the next one read.
+    error: Option<PdnError>,
     /// Movetext has begun: a tag now starts the next game.
     in_moves: bool,
 }
 
 /// Reads every game of a PDN text. `default` gives the rules when the tags
-/// do not. Every move must be legal; an error names the game and the move.
+/// do not. Every move must be legal; the first game refused is the error,
+/// naming the game and the move.
 pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, PdnError> {
+    read_pdn_each(text, default).into_iter().collect()
+}
+
+/// Reads every game of a PDN text, each on its own: a game refused (a bad
+/// tag, an illegal move) is an error in its place and the next game is read
+/// all the same. Only an unclosed tag ends the reading, the rest of the text
+/// being the tag's. Comments (`{...}`, `;` to the end of the line),
+/// variations (`(...)`, nested), NAGs (`$2`) and move suffixes (`!`, `?`)
+/// are skipped: what Tama writes in an annotated game reads back.
+pub fn read_pdn_each(text: &str, default: Rules) -> Vec<Result<PdnGame, PdnError>> {
     let mut games = Vec::new();
     let mut pending = Pending::default();
     let mut chars = text.char_indices().peekable();
@@ -170,19 +199,38 @@ pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, PdnError> {
         match c {
             '[' => {
                 if pending.in_moves {
-                    finish(&mut pending, default, &mut games)?;
+                    finish(&mut pending, default, &mut games);
                 }
-                let (tag, end) = read_tag(text, i)?;
-                pending.tags.push(tag);
-                while chars.peek().is_some_and(|&(j, _)| j <= end) {
-                    chars.next();
+                match read_tag(text, i) {
+                    Ok((tag, end)) => {
+                        pending.tags.push(tag);
+                        while chars.peek().is_some_and(|&(j, _)| j <= end) {
+                            chars.next();
+                        }
+                    }
+                    Err(e @ PdnError::UnclosedTag { .. }) => {
+                        games.push(Err(e));
+                        return games;
+                    }
+                    Err(e) => {
+                        pending.error.get_or_insert(e);
+                        while chars.next_if(|&(_, c)| c != ']').is_some() {}
+                        chars.next();
+                    }
                 }
             }
-            '{' => {
-                // Comments are skipped.
-                for (_, c) in chars.by_ref() {
-                    if c == '}' {
-                        break;
+            '{' => skip_until(&mut chars, '}'),
+            ';' => skip_until(&mut chars, '\n'),
+            '(' => {
+                chars.next();
+                let mut depth = 1;
+                while depth > 0 {
+                    match chars.next() {
+                        Some((_, '(')) => depth += 1,
+                        Some((_, ')')) => depth -= 1,
+                        Some((_, '{')) => skip_until(&mut chars, '}'),
+                        Some(_) => {}
+                        None => break,
                     }
                 }
             }
@@ -192,25 +240,34 @@ pub fn read_pdn(text: &str, default: Rules) -> Result<Vec<PdnGame>, PdnError> {
             _ => {
                 let mut tok = String::new();
                 while let Some(&(_, c)) = chars.peek() {
-                    if c.is_whitespace() || c == '{' || c == '[' {
+                    if c.is_whitespace() || matches!(c, '{' | '[' | '(' | ';') {
                         break;
                     }
                     tok.push(c);
                     chars.next();
                 }
                 pending.in_moves = true;
-                let body = without_move_number(&tok);
-                if !body.is_empty() {
+                let body = without_move_number(&tok).trim_end_matches(['!', '?']);
+                if !body.is_empty() && !body.starts_with('$') {
                     pending.tokens.push(body.to_string());
                     if is_result(body) {
-                        finish(&mut pending, default, &mut games)?;
+                        finish(&mut pending, default, &mut games);
                     }
                 }
             }
         }
     }
-    finish(&mut pending, default, &mut games)?;
-    Ok(games)
+    finish(&mut pending, default, &mut games);
+    games
+}
+
+/// Consumes characters up to and including `end` (or the end of the text).
+fn skip_until(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>, end: char) {
+    for (_, c) in chars.by_ref() {
+        if c == end {
+            break;
+        }
+    }
 }
 
 /// The tag `[Name "Value"]` that starts at byte `i`, and the byte of its `]`.
@@ -239,14 +296,44 @@ fn without_move_number(tok: &str) -> &str {
     }
 }
 
+/// The move number of ply `ply` (from 0) of a game from `start`, as PDN
+/// writes it: `3.` for White's move, `3...` for Black's.
+pub fn move_number(start: &Position, ply: usize) -> String {
+    let first_black = usize::from(start.side_to_move() == Color::Black);
+    let n = (ply + first_black) / 2 + 1;
+    if (ply + first_black) % 2 == 0 {
+        format!("{n}.")
+    } else {
+        format!("{n}...")
+    }
+}
+
 /// Replays the pending game (if anything of it was read) into `games`,
 /// and starts the next one.
-fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<PdnGame>) -> Result<(), PdnError> {
-    let Pending { tags, tokens, .. } = std::mem::take(pending);
-    if tags.is_empty() && tokens.is_empty() {
-        return Ok(());
+fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<Result<PdnGame, PdnError>>) {
+    let Pending {
+        tags,
+        tokens,
+        error,
+        ..
+    } = std::mem::take(pending);
+    if tags.is_empty() && tokens.is_empty() && error.is_none() {
+        return;
     }
     let n = games.len() + 1;
+    games.push(match error {
+        Some(e) => Err(e),
+        None => replay(tags, &tokens, default, n),
+    });
+}
+
+/// Game `n` from its tags and movetext tokens, every move replayed.
+fn replay(
+    tags: Vec<(String, String)>,
+    tokens: &[String],
+    default: Rules,
+    n: usize,
+) -> Result<PdnGame, PdnError> {
     let rules = rules_from_tags(&tags, default, n)?;
     let start = match tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
         Some((_, fen)) => {
@@ -257,7 +344,7 @@ fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<PdnGame>) -> Re
     let mut pos = start;
     let mut moves = Vec::new();
     let mut result = None;
-    for t in &tokens {
+    for t in tokens {
         if is_result(t) {
             result = Some(t.clone());
             continue;
@@ -265,107 +352,17 @@ fn finish(pending: &mut Pending, default: Rules, games: &mut Vec<PdnGame>) -> Re
         let mv = pos.parse_move(t).map_err(|error| PdnError::Move {
             game: n,
             ply: moves.len() + 1,
+            number: move_number(&start, moves.len()),
             text: t.clone(),
             error,
         })?;
         pos = pos.play(&mv);
         moves.push(mv);
     }
-    games.push(PdnGame {
+    Ok(PdnGame {
         tags,
         start,
         moves,
         result,
-    });
-    Ok(())
-}
-
-/// Why a PDN file was refused (`read_pdn_file`): each names the file.
-#[derive(Debug)]
-pub enum PdnFileError {
-    /// The file could not be read.
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        error: std::io::Error,
-    },
-    /// Its text is not PDN of legal games.
-    Pdn {
-        /// The file.
-        path: PathBuf,
-        /// The first fault of the text.
-        error: PdnError,
-    },
-    /// It holds no game.
-    Empty {
-        /// The file.
-        path: PathBuf,
-    },
-    /// A game's tags name other rules than those asked for.
-    OtherRules {
-        /// The file.
-        path: PathBuf,
-        /// The game (from 1).
-        game: usize,
-        /// The rules it is played under.
-        played: Rules,
-        /// The rules asked for.
-        wanted: Rules,
-    },
-}
-
-impl fmt::Display for PdnFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PdnFileError::Read { path, error } => {
-                write!(f, "cannot read {}: {error}", path.display())
-            }
-            PdnFileError::Pdn { path, error } => write!(f, "{}: {error}", path.display()),
-            PdnFileError::Empty { path } => write!(f, "{}: no games", path.display()),
-            PdnFileError::OtherRules {
-                path,
-                game,
-                played,
-                wanted,
-            } => write!(
-                f,
-                "{}: game {game} is played under {played}, not {wanted}",
-                path.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PdnFileError {}
-
-/// Every game of the PDN file at `path`, each played under `rules` (tags
-/// that name other rules are refused, as are a file with no game and any
-/// illegal move): what reads played games against one rule set's tables.
-pub fn read_pdn_file(path: &Path, rules: Rules) -> Result<Vec<PdnGame>, PdnFileError> {
-    let path_buf = || path.to_path_buf();
-    let text = std::fs::read_to_string(path).map_err(|error| PdnFileError::Read {
-        path: path_buf(),
-        error,
-    })?;
-    let games = read_pdn(&text, rules).map_err(|error| PdnFileError::Pdn {
-        path: path_buf(),
-        error,
-    })?;
-    if games.is_empty() {
-        return Err(PdnFileError::Empty { path: path_buf() });
-    }
-    if let Some((i, g)) = games
-        .iter()
-        .enumerate()
-        .find(|(_, g)| g.start.rules() != rules)
-    {
-        return Err(PdnFileError::OtherRules {
-            path: path_buf(),
-            game: i + 1,
-            played: g.start.rules(),
-            wanted: rules,
-        });
-    }
-    Ok(games)
+    })
 }

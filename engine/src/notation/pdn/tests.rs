@@ -41,6 +41,21 @@ fn write_and_read_back() {
 }
 
 #[test]
+fn date_format() {
+    let d = today();
+    assert_eq!(d.len(), 10);
+    assert_eq!(&d[4..5], ".");
+    assert!(d.starts_with("20"));
+}
+
+#[test]
+fn outcome_points() {
+    assert_eq!(Outcome::WhiteWins.points(Color::White), 2);
+    assert_eq!(Outcome::WhiteWins.points(Color::Black), 0);
+    assert_eq!(Outcome::Draw.points(Color::Black), 1);
+}
+
+#[test]
 fn reads_black_to_move_turkish_and_comments() {
     let text =
         "[GameType \"30\"]\n[FEN \"B:Wd3:Bd5,e6\"]\n\n1... d5-d4 {a comment} 2. d3xd5 e6-e5 *\n";
@@ -60,7 +75,11 @@ fn illegal_moves_and_bad_tags_are_errors() {
         matches!(e, PdnError::Move { game: 2, ply: 1, ref text, .. } if text == "d3-d6"),
         "{e:?}"
     );
-    assert!(e.to_string().starts_with("game 2, ply 1: d3-d6: "), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("game 2, move 1. (ply 1): d3-d6: "),
+        "{e}"
+    );
     assert_eq!(
         read_pdn("[GameType \"20\"]\n1. d3-d4 *", Rules::default())
             .unwrap_err()
@@ -91,18 +110,30 @@ fn illegal_moves_and_bad_tags_are_errors() {
 }
 
 #[test]
-fn date_format() {
-    let d = today();
-    assert_eq!(d.len(), 10);
-    assert_eq!(&d[4..5], ".");
-    assert!(d.starts_with("20"));
-}
-
-#[test]
-fn outcome_points() {
-    assert_eq!(Outcome::WhiteWins.points(Color::White), 2);
-    assert_eq!(Outcome::WhiteWins.points(Color::Black), 0);
-    assert_eq!(Outcome::Draw.points(Color::Black), 1);
+fn annotations_are_skipped_and_a_bad_game_does_not_hide_the_next() {
+    let text = "[Event \"a\"]\n1. d3-d4?! {+0.10/9} (1. c3-c4 $1 {x} (1. a3-a4)) d6-d5!? $2 ; note\n2. d4xd6xd8 *\n\n\
+                [Event \"b\"]\n1. d3-d4 d6-d5 2. a3-a5 *\n\n[Event]\n1. d3-d4 *\n\n\
+                [Variant \"russian\"]\n*\n\n1. h3-h4 *\n";
+    let games = read_pdn_each(text, Rules::default());
+    assert_eq!(games.len(), 5, "{games:?}");
+    let first = games[0].as_ref().unwrap();
+    assert_eq!(
+        movetext(&first.start, &first.moves, "*"),
+        "1. d3-d4 d6-d5 2. d4xd6xd8 *"
+    );
+    assert!(!first.names_rules());
+    let e = games[1].as_ref().unwrap_err().to_string();
+    assert!(e.starts_with("game 2, move 2. (ply 3): a3-a5: "), "{e}");
+    assert!(matches!(games[2], Err(PdnError::MalformedTag(_))));
+    assert!(matches!(games[3], Err(PdnError::Rules { game: 4, .. })));
+    assert_eq!(games[4].as_ref().unwrap().moves.len(), 1);
+    assert_eq!(
+        move_number(
+            &Position::from_fen("B:Wd3:Bd5", Rules::default()).unwrap(),
+            2
+        ),
+        "2..."
+    );
 }
 
 /// A game's positions are its start and the position after each move, in

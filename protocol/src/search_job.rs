@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tama_engine::movegen::legal_moves;
-use tama_engine::search::{SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher};
+use tama_engine::search::{
+    SearchControl, SearchInfo, SearchLimits, SearchOutcome, Searcher, TimePlan,
+};
 use tama_engine::{Game, Move, Position};
 
 /// A deliberately broken search, for the tests that check a failing search
@@ -97,9 +99,8 @@ pub(crate) struct SearchJob {
     pub(crate) faults: Arc<AtomicU64>,
     pub(crate) policy: FaultPolicy,
     pub(crate) fatal: FatalFault,
-    /// `debug on` was given: after a search on time, what it planned for
-    /// beyond the search (and in the lab, the search's counters,
-    /// `SearchStats`).
+    /// `debug on` was given: after a search on time, what it planned and
+    /// took (and in the lab, the search's counters, `SearchStats`).
     pub(crate) debug: bool,
 }
 
@@ -114,7 +115,6 @@ impl SearchJob {
     pub(crate) fn run(self, mut searcher: Searcher) -> Searcher {
         let (root, out, reporter) = (self.root, &self.out, &self.reporter);
         let options = searcher.options().clone();
-        let move_overhead = options.move_overhead;
         let tuning = searcher.tuning().clone();
         let inject = self.policy.inject;
         // The depth and nodes of the last line printed.
@@ -148,10 +148,10 @@ impl SearchJob {
         if inject == Some(InjectedFault::Illegal) {
             outcome.best_move = Some(Move::NONE);
         }
-        // An infinite or ponder search answers only when told to.
-        let control = &self.control;
-        while !control.is_stopped() && (self.limits.infinite || control.is_pondering()) {
-            std::thread::park_timeout(Duration::from_millis(20));
+        if fault.is_some() {
+            // The search holds its own answer until it is told; a failed
+            // one did not get that far.
+            self.control.wait_until_released(self.limits.infinite);
         }
         let (outcome, problem) = sanitize(&root, outcome);
         if fault.is_none() {
@@ -181,14 +181,8 @@ impl SearchJob {
         if let Some(line) = last.and_then(|i| reporter.info(&root, i)) {
             out.line(&line);
         }
-        if self.debug && !failed && self.plays_on_time() {
-            let line = format!(
-                "clock: planned {} ms beyond the search (Move Overhead {} ms, answer lag {} ms)",
-                (move_overhead + outcome.lag).as_millis(),
-                move_overhead.as_millis(),
-                outcome.lag.as_millis()
-            );
-            if let Some(line) = reporter.remark(&line) {
+        if self.debug && !failed {
+            if let Some(line) = clock_line(&outcome.plan).and_then(|l| reporter.remark(&l)) {
                 out.line(&line);
             }
         }
@@ -203,12 +197,22 @@ impl SearchJob {
     }
 }
 
-impl SearchJob {
-    /// Whether the search had a time limit (a clock or a move time).
-    fn plays_on_time(&self) -> bool {
-        let l = &self.limits;
-        !l.infinite && (l.movetime.is_some() || l.clock.time.iter().any(Option::is_some))
-    }
+/// What a search on time (a clock or a move time) planned, for `debug
+/// on`; `None` for a search with no time limit.
+fn clock_line(plan: &TimePlan) -> Option<String> {
+    let ms = |d: Duration| d.as_millis();
+    let (soft, hard) = (plan.budget.soft?, plan.budget.hard?);
+    let took = plan
+        .took
+        .map_or(String::new(), |t| format!(", took {} ms", ms(t)));
+    Some(format!(
+        "clock: think {} ms, at most {} ms{took}; kept back {} ms (Move Overhead {} ms, answer lag {} ms)",
+        ms(soft),
+        ms(hard),
+        ms(plan.move_overhead + plan.lag),
+        ms(plan.move_overhead),
+        ms(plan.lag)
+    ))
 }
 
 /// What a panic said, for the error line.

@@ -563,16 +563,13 @@ impl Session {
     /// Asks a running search to stop (nothing happens when idle).
     pub fn stop(&self) {
         self.control.stop();
-        if let Some(h) = &self.worker {
-            h.thread().unpark();
-        }
     }
 
+    /// The expected move was played: the search's clock starts from when
+    /// this line was read, as the GUI's did when it sent it.
     pub fn ponder_hit(&self) {
-        self.control.ponder_hit();
-        if let Some(h) = &self.worker {
-            h.thread().unpark();
-        }
+        self.control
+            .ponder_hit(self.line_read_at.unwrap_or_else(Instant::now));
     }
 
     /// Stops any search and waits until its answer has been printed.

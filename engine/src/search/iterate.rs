@@ -50,11 +50,12 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// After the opponent played the expected move, our own clock starts.
+    /// After the opponent played the expected move, our own clock runs
+    /// from when the hit was read.
     fn notice_ponder_hit(&mut self) {
         if self.pondering && !self.sh.control.is_pondering() {
             self.pondering = false;
-            self.time_base = Instant::now();
+            self.time_base = self.sh.control.ponder_hit_at().unwrap_or_else(Instant::now);
         }
     }
 
@@ -114,11 +115,9 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         if self.is_main() {
-            // A ponder or infinite search never answers before it is told.
-            let c = self.sh.control;
-            while !c.is_stopped() && (self.sh.infinite || c.is_pondering()) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            // The helpers end with the main thread (`Searcher::search`
+            // holds the answer of a ponder or infinite search until it is
+            // told).
             self.sh.abort.store(true, Ordering::Relaxed);
         }
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);

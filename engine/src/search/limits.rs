@@ -51,7 +51,7 @@ pub struct SearchLimits {
 
 /// How long a search should think, measured from when its clock starts (the
 /// start of the search, or the ponder hit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeBudget {
     /// Where to stop starting new iterations (`None`: no time limit).
     pub soft: Option<Duration>,
@@ -60,6 +60,13 @@ pub struct TimeBudget {
 }
 
 impl SearchLimits {
+    /// Whether the search plays on the clock of `us` (not a move time, not
+    /// infinite): the only searches the answer lag is learned from and
+    /// planned for (`lag.rs`).
+    pub fn on_clock(&self, us: Color) -> bool {
+        !self.infinite && self.movetime.is_none() && self.clock.time[us as usize].is_some()
+    }
+
     /// The contempt this search plays with: the option's, none in analysis.
     pub fn contempt(&self, options: &SearchOptions) -> i32 {
         if self.analysis {
@@ -88,7 +95,8 @@ impl TimeBudget {
 }
 
 impl SearchLimits {
-    /// The time budget for the side to move `us`.
+    /// The time budget for the side to move `us`, `overhead` kept back
+    /// from the clock.
     ///
     /// - `movetime`: both soft and hard are the move time less the overhead.
     /// - clock: of the usable time (left less the overhead) aim at an even
@@ -98,6 +106,19 @@ impl SearchLimits {
     ///   so the clock itself is never overrun.
     /// - infinite, or no time given: no limit.
     pub fn time_budget(&self, us: Color, overhead: Duration) -> TimeBudget {
+        self.time_budget_with_lag(us, overhead, Duration::ZERO)
+    }
+
+    /// `time_budget` on top of which, on a clock only, `lag` is planned
+    /// for: the answer lag learned from the GUI's reports (`lag.rs`). Every
+    /// move still to play costs its thinking plus the lag, so the lag comes
+    /// off each move's share, though never more than half of it (a lag the
+    /// GUI really charges on every move is then paid for partly from the
+    /// time left, which the next reports show); and it comes whole off
+    /// the time this move may take at most, so that this move never
+    /// overruns the clock. A move time is the GUI's own measure of the
+    /// move and is never cut by a lag learned on a clock.
+    pub fn time_budget_with_lag(&self, us: Color, overhead: Duration, lag: Duration) -> TimeBudget {
         let none = TimeBudget {
             soft: None,
             hard: None,
@@ -120,8 +141,10 @@ impl SearchLimits {
         let usable = left.saturating_sub(overhead).max(min);
         let mtg = self.clock.moves_to_go.unwrap_or(25).clamp(1, 50);
         let share = usable / mtg + inc * 3 / 4;
-        let soft = share.min(usable * 4 / 5).max(min);
-        let hard = (soft * 4).min(usable * 9 / 10).max(soft).max(min);
+        let share = share - lag.min(share / 2);
+        let this_move = usable.saturating_sub(lag).max(min);
+        let soft = share.min(this_move * 4 / 5).max(min);
+        let hard = (soft * 4).min(this_move * 9 / 10).max(soft).max(min);
         TimeBudget {
             soft: Some(soft),
             hard: Some(hard),
@@ -171,6 +194,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// 2+0.02 at the start (a share of 93 ms): a lag comes off each move's
+    /// share up to half of it, and whole off the most this move may take;
+    /// a move time is never cut by it.
+    #[test]
+    fn the_lag_comes_off_the_share_up_to_half_and_off_this_move_whole() {
+        let overhead = ms(30);
+        let clock = SearchLimits {
+            clock: Clock {
+                time: [Some(ms(2000)), Some(ms(2000))],
+                increment: [ms(20), ms(20)],
+                moves_to_go: None,
+            },
+            ..SearchLimits::default()
+        };
+        let plan = |lag| clock.time_budget_with_lag(Color::White, overhead, ms(lag));
+        let none = plan(0);
+        assert_eq!(none, clock.time_budget(Color::White, overhead));
+        let share = ms(1970) / 25 + ms(15);
+        assert_eq!(none.soft, Some(share));
+        assert_eq!(plan(40).soft, Some(share - ms(40)));
+        assert_eq!(plan(800).soft, Some(share - share / 2));
+        assert_eq!(plan(1900).hard, Some((ms(1970) - ms(1900)) * 9 / 10));
+        let movetime = SearchLimits {
+            movetime: Some(ms(300)),
+            ..clock.clone()
+        };
+        let b = movetime.time_budget_with_lag(Color::White, overhead, ms(800));
+        assert_eq!(b.hard, Some(ms(270)));
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //!   thread meanwhile hands their reports to `info`.
 //! - `SearchControl` is shared (`Arc`) between the reader and the search:
 //!   `stop()` ends the search within milliseconds; `ponder_hit()` turns a
-//!   ponder search into a normal timed one.
+//!   ponder search into a normal timed one. A ponder or infinite search
+//!   with a legal move returns only after one of them.
 //! - `info` is called after every completed iteration (and on aspiration
 //!   fail-high/low) with what to report; the caller formats it.
 //!
@@ -36,6 +37,7 @@
 //! hooks of `lab/mod.rs`.
 
 pub mod bench;
+mod control;
 mod eval_stack;
 mod history;
 mod iterate;
@@ -53,6 +55,7 @@ mod tablebase;
 pub mod tt;
 mod worker;
 
+pub use control::SearchControl;
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use score::{Bound, Score, MATE, MAX_DEPTH, MAX_PLY};
 
@@ -124,9 +127,25 @@ pub struct SearchOutcome {
     /// Lab: what the node search counted, all threads (`lab::SearchStats`;
     /// empty outside the lab build).
     pub stats: lab::SearchStats,
-    /// The lag the GUI's clock reports have shown, which this search
-    /// planned for beyond `Move Overhead` (`lag.rs`).
+    /// What the search planned for its time, and what it took.
+    pub plan: TimePlan,
+}
+
+/// A search's time: what it planned (UCI `debug on` shows it) and took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimePlan {
+    /// How long to think, measured from when the clock started (no limit
+    /// when neither a clock nor a move time was given).
+    pub budget: TimeBudget,
+    /// The `Move Overhead` option kept back.
+    pub move_overhead: Duration,
+    /// The answer lag kept back on top (`lag.rs`): the estimate on a
+    /// clock, nothing otherwise.
     pub lag: Duration,
+    /// What the search took on its own clock (from the `go` line, or the
+    /// `ponderhit` line, to the answer); `None` for a ponder search
+    /// stopped before its hit, which never ran on its clock.
+    pub took: Option<Duration>,
 }
 
 /// The protocol's options that shape a search (set between searches).
@@ -165,47 +184,6 @@ impl Default for SearchOptions {
             contempt: 0,
             skill_level: skill::Skill::FULL,
         }
-    }
-}
-
-/// Stop and ponder-hit signals, shared between the input reader and the search.
-#[derive(Debug, Default)]
-pub struct SearchControl {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-}
-
-impl SearchControl {
-    /// Neither stopped nor pondering.
-    pub fn new() -> SearchControl {
-        SearchControl::default()
-    }
-
-    /// Ends the running search (it answers within milliseconds).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Release);
-    }
-
-    /// Whether `stop` was called since the last `reset`.
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
-    }
-
-    /// The opponent played the expected move: the ponder search goes on as a
-    /// normal search on the real clock.
-    pub fn ponder_hit(&self) {
-        self.pondering.store(false, Ordering::Release);
-    }
-
-    /// Whether the search is still on the opponent's time.
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Acquire)
-    }
-
-    /// Resets both signals before a new search (`pondering` as given).
-    pub fn reset(&self, pondering: bool) {
-        self.stop.store(false, Ordering::Release);
-        self.pondering.store(pondering, Ordering::Release);
     }
 }
 
@@ -339,10 +317,21 @@ impl Searcher {
         self.lag.new_game();
     }
 
-    /// The time planned for beyond the search itself: the `Move Overhead`
-    /// option and the lag the GUI's clock reports have shown.
-    pub fn overhead(&self) -> Duration {
-        self.options.move_overhead + self.lag.estimate()
+    /// What a search of `game` within `limits` plans for its time now.
+    fn time_plan(&self, game: &Game, limits: &SearchLimits) -> TimePlan {
+        let us = game.position().side_to_move();
+        let lag = if limits.on_clock(us) {
+            self.lag.estimate()
+        } else {
+            Duration::ZERO
+        };
+        let move_overhead = self.options.move_overhead;
+        TimePlan {
+            budget: limits.time_budget_with_lag(us, move_overhead, lag),
+            move_overhead,
+            lag,
+            took: None,
+        }
     }
 
     /// Per mille of the table written by the last search.
@@ -374,9 +363,21 @@ impl Searcher {
         } else {
             self.search_full(game, limits, started, control, info)
         };
-        self.lag.record(game, limits, started.elapsed());
+        if outcome.best_move.is_some() {
+            // With no legal move the game is over: nothing to wait for.
+            control.wait_until_released(limits.infinite);
+        }
+        let took = if limits.ponder {
+            control.ponder_hit_at().map(|hit| hit.elapsed())
+        } else {
+            Some(started.elapsed())
+        };
         // Early answers (a forced move, the tables' one move) too.
-        outcome.lag = self.lag.estimate();
+        outcome.plan = TimePlan {
+            took,
+            ..self.time_plan(game, limits)
+        };
+        self.lag.record(game, limits, took);
         outcome
     }
 
@@ -454,7 +455,7 @@ impl Searcher {
             lab: lab::SharedLab::of(&self.options),
             infinite: limits.infinite,
             started,
-            budget: limits.time_budget(root.side_to_move(), self.overhead()),
+            budget: self.time_plan(game, limits).budget,
             weights: self.weights.clone(),
             tuning: self.tuning.clone(),
             egtb: probing,
@@ -526,7 +527,7 @@ impl Searcher {
             thread_nodes: results.iter().map(|r| r.nodes).collect(),
             last,
             stats: lab::summed(results),
-            lag: self.lag.estimate(),
+            plan: TimePlan::default(),
         }
     }
 

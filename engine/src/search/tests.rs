@@ -340,8 +340,11 @@ fn infinite_search_stops_when_told() {
     assert!(movegen::legal_moves(&Position::startpos(Rules::ARMENIAN)).contains(&mv));
 }
 
-#[test]
-fn ponder_waits_for_the_hit_then_keeps_its_time() {
+/// A ponder search of the start position with `movetime`, on a thread of
+/// its own, and its signals.
+fn ponder_search(
+    movetime: Duration,
+) -> (Arc<SearchControl>, std::thread::JoinHandle<SearchOutcome>) {
     let control = Arc::new(SearchControl::new());
     control.reset(true);
     let g = Game::new(Position::startpos(Rules::ARMENIAN));
@@ -350,22 +353,51 @@ fn ponder_waits_for_the_hit_then_keeps_its_time() {
         let mut s = Searcher::new(16);
         let limits = SearchLimits {
             ponder: true,
-            movetime: Some(Duration::from_millis(150)),
+            movetime: Some(movetime),
             ..SearchLimits::default()
         };
         s.search(&g, &limits, &c, &mut |_| {})
     });
+    (control, handle)
+}
+
+#[test]
+fn ponder_waits_for_the_hit_then_keeps_its_time() {
+    let (control, handle) = ponder_search(Duration::from_millis(150));
     std::thread::sleep(Duration::from_millis(400));
     assert!(
         !handle.is_finished(),
         "a ponder search returned before the hit"
     );
     let hit = Instant::now();
-    control.ponder_hit();
+    control.ponder_hit(Instant::now());
     let out = handle.join().unwrap();
     // A hang guard, not a speed test: the 150 ms search must end by itself.
     assert!(hit.elapsed() < Duration::from_secs(30));
     assert!(out.best_move.is_some());
+}
+
+/// The clock of a ponder search runs from when the hit's line was read (the
+/// time the caller gives), not from when the search notices it: with a hit
+/// read 20 s ago, a 20 s move time is spent already and the search answers
+/// at once, where a clock started at the notice would think 20 s more.
+#[test]
+fn the_ponder_clock_runs_from_when_the_hit_was_read() {
+    let (control, handle) = ponder_search(Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(100));
+    let long_ago = Instant::now()
+        .checked_sub(Duration::from_secs(20))
+        .expect("a monotonic clock older than 20 s");
+    let hit = Instant::now();
+    control.ponder_hit(long_ago);
+    let out = handle.join().unwrap();
+    // Only a clock started at the notice could take this long.
+    assert!(hit.elapsed() < Duration::from_secs(10));
+    assert!(
+        out.plan.took >= Some(Duration::from_secs(20)),
+        "{:?}",
+        out.plan
+    );
 }
 
 #[test]

@@ -18,7 +18,7 @@
 //! cache of results and best moves), the limits and the report types.
 
 use arrayvec::ArrayVec;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tama_engine::bitboard::Bitboard;
 use tama_engine::game::Game;
 use tama_engine::movegen;
@@ -30,7 +30,7 @@ use tama_engine::search::score::draw_score;
 use tama_engine::search::tt::{self, TranspositionTable};
 use tama_engine::search::{
     Bound, Score, SearchControl, SearchInfo, SearchLimits, SearchOptions, SearchOutcome,
-    TimeBudget, MATE, MAX_PLY,
+    TimeBudget, TimePlan, MATE, MAX_PLY,
 };
 
 const INF: i32 = MATE + 1;
@@ -126,10 +126,6 @@ pub fn search(
             break;
         }
     }
-    // A ponder or infinite search never answers before it is told.
-    while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
     SearchOutcome {
         best_move: Some(best.as_ref().map_or(moves[0], |b| b.1[0])),
         ponder_move: best.as_ref().and_then(|b| b.1.get(1).copied()),
@@ -142,9 +138,9 @@ pub fn search(
         last: None,
         // Another search: it has none of the counted steps.
         stats: SearchStats::default(),
-        // Its clock keeps back `Move Overhead` only (the searcher reports
-        // the lag it learned, unused here).
-        lag: Duration::ZERO,
+        // The searcher that called it fills in its own plan (its clock
+        // keeps back `Move Overhead` only).
+        plan: TimePlan::default(),
     }
 }
 
@@ -241,11 +237,12 @@ impl<'a> Sparring<'a> {
         }
     }
 
-    /// Once the opponent played the expected move, our clock runs from now.
+    /// Once the opponent played the expected move, our clock runs from
+    /// when the hit was read.
     fn note_ponder_hit(&mut self) {
         if self.pondering && !self.control.is_pondering() {
             self.pondering = false;
-            self.time_base = Instant::now();
+            self.time_base = self.control.ponder_hit_at().unwrap_or_else(Instant::now);
         }
     }
 

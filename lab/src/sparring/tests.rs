@@ -1,6 +1,7 @@
 //! Tests of the sparring search.
 
 use super::*;
+use std::time::Duration;
 use tama_engine::rules::Rules;
 
 fn sparring(fen: &str, rules: Rules, depth: u32) -> (SearchOutcome, Vec<SearchInfo>) {

@@ -166,7 +166,7 @@ fn tags(v: &Value, start: &Position) -> Vec<(String, String)> {
             .to_string()
     };
     let rules = start.rules();
-    let mut tags: Vec<(String, String)> = [
+    [
         ("Event", text("event")),
         ("White", text("white")),
         ("Black", text("black")),
@@ -189,9 +189,7 @@ fn tags(v: &Value, start: &Position) -> Vec<(String, String)> {
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
-    .collect();
-    tags.dedup();
-    tags
+    .collect()
 }
 
 /// A review as the page draws it: each move's score (White's expected

@@ -114,6 +114,13 @@ fn a_reviewed_game_shows_its_graph_its_marks_and_jumps_to_a_move() {
     page.wait("the review to run", |s| s["review"]["running"] == true);
     page.browser.click("#first");
     page.wait("the board to step back while reviewing", |s| s["ply"] == 0);
+    // The board's own analysis waits while the review has the cores, and
+    // takes them back when it ends.
+    page.wait("the board's analysis to pause for the review", |s| {
+        s["mode"] == "analyse"
+            && s["searching"] == false
+            && s["stats"] == "analysis paused while the review runs"
+    });
     page.browser.click("#review-cancel");
     page.wait("the review to be cancelled", |s| {
         s["review"]["running"] == false
@@ -121,6 +128,7 @@ fn a_reviewed_game_shows_its_graph_its_marks_and_jumps_to_a_move() {
                 .as_str()
                 .is_some_and(|m| m.contains("cancelled"))
     });
+    page.wait("the board's analysis to resume", |s| s["searching"] == true);
     page.healthy();
 }
 

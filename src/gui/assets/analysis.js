@@ -12,7 +12,11 @@ export async function analyse() {
   if (gen !== S.generation || S.mode !== "analyse") return;
   S.lines = [];
   S.stats = "";
+  // A review on the server has the cores: the board's own search waits
+  // until it ends (the review starts this again), so neither starves.
+  if (S.reviewing) S.stats = "analysis paused while the review runs";
   renderLines();
+  if (S.reviewing) return;
   const pos = current();
   if (pos.state !== "ongoing") return;
   await S.engine.setOption("MultiPV", S.multipv);

@@ -143,6 +143,8 @@ window.tama = {
     state: current().state,
     over: S.over,
     thinking: S.thinking,
+    searching: S.engine ? S.engine.searching : false,
+    stats: S.stats,
     message: S.message,
     lines: S.lines.filter(Boolean).map((l) => ({ multipv: l.multipv, depth: l.depth, score: l.score, kind: l.scoreKind, pv: l.pv })),
     ready: true,

@@ -3,6 +3,7 @@
 // the graph, the marks in the move list, each side's summary, and the
 // annotated PDN to save.
 
+import { analyse } from "./analysis.js";
 import { goto } from "./game.js";
 import { drawGraph } from "./graph.js";
 import { download, gameNames, rulesNow } from "./pdn.js";
@@ -31,6 +32,7 @@ export async function startReview() {
   S.review = null;
   say("Reviewing " + moves.length + " moves...");
   renderReview();
+  if (S.mode === "analyse") analyse();
   setTimeout(poll, POLL_MS);
 }
 
@@ -48,6 +50,7 @@ async function poll() {
     s = await r.json();
   } catch (e) {
     S.reviewing = null;
+    if (S.mode === "analyse") analyse();
     renderReview();
     return refuse("Review lost: " + e.message);
   }
@@ -59,6 +62,7 @@ async function poll() {
     return;
   }
   S.reviewing = null;
+  if (S.mode === "analyse") analyse();
   if (s.error) {
     renderReview();
     return say("Review: " + s.error + ".");

@@ -22,6 +22,10 @@ const ENGINE: &str = match (
     (None, None) => panic!("no engine binary among this package's"),
 };
 
+/// The test fixture that runs the protocol loop with a broken search
+/// (`start_injected`); the lab's tests have none.
+const FAKE_ENGINE: Option<&str> = option_env!("CARGO_BIN_EXE_tama-fake-engine");
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -58,8 +62,9 @@ impl Engine {
     /// `tama-fake-engine inject FAULT ARGS` (`tama` itself has no such
     /// switch), strict as `start_env` is, with `env` on top.
     pub fn start_injected(fault: &str, args: &[&str], env: &[(&str, &str)]) -> Engine {
-        let fixture = option_env!("CARGO_BIN_EXE_tama-fake-engine")
-            .expect("tama-fake-engine: only the tama package's tests build it");
+        let Some(fixture) = FAKE_ENGINE else {
+            panic!("tama-fake-engine: only the tama package's tests build it");
+        };
         let mut cmd = Command::new(fixture);
         cmd.arg("inject")
             .arg(fault)

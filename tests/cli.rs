@@ -4,7 +4,9 @@
 
 mod cli_support;
 
-use cli_support::{stderr, stdout, tama, tama_os};
+#[cfg(unix)]
+use cli_support::tama_os;
+use cli_support::{stderr, stdout, tama};
 use std::process::Output;
 use tama_engine::{Position, Rules};
 

@@ -25,6 +25,7 @@
 mod protocol_support;
 
 use protocol_support::{bestmove, last_depth_and_nodes, Engine};
+#[cfg(target_os = "linux")]
 use std::time::Duration;
 use tama_engine::{movegen::legal_moves, Position, Rules};
 

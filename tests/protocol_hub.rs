@@ -180,7 +180,7 @@ fn every_level() {
         let (depth, nodes) = last_depth_and_nodes(&lines);
         match level {
             "level depth=4" => assert_eq!(depth, 4, "{lines:?}"),
-            // The last info has the search's totals (see protocol_uci.rs).
+            // The last info has the search's totals (see protocol_uci/search.rs).
             "level nodes=1000" => assert_eq!(nodes, 1000, "{lines:?}"),
             _ => {}
         }

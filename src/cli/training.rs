@@ -96,6 +96,11 @@ pub struct TrainArgs {
     /// file-order: split by file and game number, every occurrence (0.2.0)
     #[arg(long, value_name = "position|file-order", default_value = "position")]
     pub split: tama_train::dataset::Split,
+    /// Endgame databases (`tama egtb build`): every position they hold is
+    /// fitted to their exact value (win 1, draw 1/2, loss 0 for the side
+    /// to move) instead of the blend of search score and result
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
     /// Threads computing the gradient
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,

@@ -429,6 +429,7 @@ fn labelled(seed: u64, n: usize, rules: Rules, known: &Weights) -> Vec<Sample> {
             position: p,
             score: score.clamp(-32000, 32000) as i16,
             result: if u < win { 1.0 } else { 0.0 },
+            exact: None,
         });
     }
     out

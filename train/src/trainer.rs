@@ -33,6 +33,10 @@ pub struct Sample {
     pub score: i16,
     /// The game's points for the side to move: 1, 1/2 or 0.
     pub result: f32,
+    /// The endgame databases' value for the side to move (1, 1/2 or 0),
+    /// where they hold the position and training was given them
+    /// (`tables`): the target, instead of the blend of score and result.
+    pub exact: Option<f32>,
 }
 
 impl Sample {
@@ -45,6 +49,7 @@ impl Sample {
                     position: r.position,
                     score: r.score,
                     result: g.result.points_for(r.position.side_to_move()) as f32,
+                    exact: None,
                 })
             })
             .collect()
@@ -310,15 +315,27 @@ impl Params {
     }
 }
 
-struct Objective {
-    k: f64,
-    lambda: f64,
-    model: Model,
+/// The loss: what the model is fitted to.
+pub struct Objective {
+    /// The sigmoid's scale, centi-men.
+    pub k: f64,
+    /// Weight of the game result in the blended target.
+    pub lambda: f64,
+    /// The weights fitted.
+    pub model: Model,
 }
 
 impl Objective {
-    fn target(&self, s: &Sample) -> f64 {
-        self.lambda * s.result as f64 + (1.0 - self.lambda) * sigmoid(s.score as f64 / self.k)
+    /// What the model should predict for `s`: the databases' exact value
+    /// where there is one, else the blend of result and search score.
+    pub fn target(&self, s: &Sample) -> f64 {
+        match s.exact {
+            Some(exact) => exact as f64,
+            None => {
+                self.lambda * s.result as f64
+                    + (1.0 - self.lambda) * sigmoid(s.score as f64 / self.k)
+            }
+        }
     }
 
     /// The summed loss over `samples`, adding its gradient to `grad` if given.

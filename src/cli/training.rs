@@ -61,7 +61,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["data", "out"])]
     pub show: Option<std::path::PathBuf>,
     /// What to fit
-    #[arg(long, value_name = "hand|patterns", default_value = "patterns")]
+    #[arg(long, value_name = "hand|patterns|kings", default_value = "patterns")]
     pub model: tama_engine::eval::Model,
     /// Start from these weights, as the EvalFile option takes them: a
     /// weights file or builtin:NAME (default: the hand-set weights)

@@ -27,4 +27,6 @@ pub mod train;
 pub mod trainer;
 
 #[cfg(test)]
+mod kings_tests;
+#[cfg(test)]
 mod tests;

@@ -190,26 +190,44 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
 
 /// A weights file as text: its variant, model and description (the
 /// command and figures of the training that made it), the hand weights in
-/// centi-men and how many pattern weights are not negligible.
+/// centi-men, how many pattern weights are not negligible, and the king
+/// terms (the material balances that have a weight, the king squares).
 pub fn show(path: &PathBuf) -> Result<String, DataError> {
     let w = file::decode(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut text = format!("{} {}: {}\n", w.variant, w.model().name(), w.description);
     for (name, x) in hand::NAMES.iter().zip(w.hand) {
         text += &format!("{name:>16} {:9.2}\n", x as f64 / hand::ONE as f64);
     }
+    let big = |v: &[i16]| {
+        v.iter()
+            .filter(|x| x.unsigned_abs() >= hand::ONE as u16)
+            .count()
+    };
     if let Some(p) = &w.patterns {
         let p = p.params();
-        let big = |v: &[i16]| {
-            v.iter()
-                .filter(|x| x.unsigned_abs() >= hand::ONE as u16)
-                .count()
-        };
         text += &format!(
             "patterns: {} weights a phase, at least 1 centi-man: {} opening, {} endgame\n",
             p.opening.len(),
             big(&p.opening),
             big(&p.endgame)
         );
+    }
+    if let Some(k) = &w.kings {
+        text += &format!(
+            "kings: {} material balances at least 1 centi-man\n",
+            big(k.material())
+        );
+        let (opening, endgame) = k.squares();
+        for (phase, weights) in [("opening", opening), ("endgame", endgame)] {
+            text += &format!("king squares, {phase} (rank 1 first, files a-d):\n");
+            for rank in weights.chunks(4) {
+                let cm: Vec<String> = rank
+                    .iter()
+                    .map(|&x| format!("{:7.2}", x as f64 / hand::ONE as f64))
+                    .collect();
+                text += &format!("{}\n", cm.join(" "));
+            }
+        }
     }
     Ok(text)
 }

@@ -53,7 +53,7 @@ impl std::fmt::Display for Relabelled {
 /// table for these rules, is an error naming it (every probe would fail,
 /// and the training would quietly be the one without tables).
 pub fn open(dir: &Path, rules: Rules) -> Result<Tablebase, DataError> {
-    Tablebase::open(dir, rules).map_err(|e| format!("--egtb {}: {e}", dir.display()).into())
+    Tablebase::open(dir, rules).map_err(|e| format!("--egtb: {e}").into())
 }
 
 /// Gives every sample of `samples` whose position `tables` hold their
@@ -263,7 +263,7 @@ mod tests {
         let dir = Scratch::new("empty");
         let e = open(&dir.0, Rules::ARMENIAN).err().expect("refused");
         let text = e.to_string();
-        assert!(text.starts_with("--egtb "), "{text}");
+        assert!(text.starts_with("--egtb: "), "{text}");
         assert!(text.contains("no tables for"), "{text}");
         let missing = dir.0.join("missing");
         let e = open(&missing, Rules::ARMENIAN).err().expect("refused");
@@ -273,7 +273,7 @@ mod tests {
         let data = write_data(&dir.0, Rules::TURKISH, &[]);
         for egtb in [&dir.0, &missing] {
             let e = train::run(&settings(&data, egtb), &mut |_| {}).unwrap_err();
-            assert!(e.to_string().starts_with("--egtb "), "{e}");
+            assert!(e.to_string().starts_with("--egtb: "), "{e}");
         }
     }
 }

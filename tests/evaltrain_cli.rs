@@ -416,7 +416,7 @@ fn bad_arguments_give_one_line_and_status_2() {
 }
 
 /// `--model kings` writes a kings set that `--show` prints with its king
-/// terms; `--egtb` naming no tables is one line, before any fit.
+/// terms; `--egtb` naming no tables is one line, before any fit or game.
 #[test]
 fn train_fits_the_kings_model_and_refuses_tables_that_are_not_there() {
     let dir = scratch("kings");
@@ -437,5 +437,12 @@ fn train_fits_the_kings_model_and_refuses_tables_that_are_not_there() {
     assert!(!o.status.success(), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("--egtb") && err.contains("no-tables"), "{err}");
+    // So does datagen, before it writes a file.
+    let other = dir.join("b.data");
+    let o = datagen_with(&other, 1, 1, &["--egtb", missing.to_str().unwrap()]);
+    let err = text(&o.stderr);
+    assert!(!o.status.success() && err.contains("--egtb"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!other.exists(), "no file written");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,7 +21,7 @@ pub struct DatagenArgs {
     /// Merge the files of the shards of one run into --out, a new file
     #[arg(long, value_name = "SHARD", num_args = 1..,
           conflicts_with_all = ["games", "shard", "nodes", "depth", "random_plies", "seed",
-                                "threads", "hash", "eval_file", "variant", "capture_removal",
+                                "threads", "hash", "eval_file", "egtb", "variant", "capture_removal",
                                 "mid_capture_promotion"])]
     pub merge: Vec<std::path::PathBuf>,
     /// Nodes per move (the default budget, 5000, when no --depth is given)
@@ -46,6 +46,10 @@ pub struct DatagenArgs {
     /// them: a weights file or builtin:NAME (default: the built-in set)
     #[arg(long, value_name = "FILE|builtin:NAME")]
     pub eval_file: Option<String>,
+    /// Endgame databases: a game ends with their value at the first
+    /// position they hold (that position kept, the rest not played)
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -3,7 +3,8 @@
 //! for the side to move (win 1, draw 1/2, loss 0) as its target, instead
 //! of the blend of the search's score and the game's result. The tables
 //! know these positions; a search at a few thousand nodes and the result
-//! of a game played on from there only guess.
+//! of a game played on from there only guess. (`tama datagen --egtb`
+//! opens its tables here too, to end games with their value: `selfplay`.)
 
 use crate::error::DataError;
 use crate::trainer::Sample;
@@ -98,12 +99,16 @@ mod tests {
     use super::*;
     use crate::dataset::Split;
     use crate::record::{DataHeader, Ending, GameRecord, GameResult, Record};
+    use crate::selfplay::SelfPlay;
     use crate::train;
     use crate::trainer::{self, Objective};
     use std::path::PathBuf;
+    use std::sync::Arc;
     use tama_engine::egtb::{self, BuildOptions};
     use tama_engine::eval::Model;
+    use tama_engine::game::Game;
     use tama_engine::position::Position;
+    use tama_engine::search::{SearchControl, SearchLimits, Searcher};
 
     /// A scratch directory, removed when dropped.
     struct Scratch(std::path::PathBuf);
@@ -217,6 +222,41 @@ mod tests {
                 draws: 0,
                 losses: 0
             })
+        );
+
+        // Self-play with the tables ends where it enters them, with their
+        // value; the position is kept when quiet (a king each is).
+        let tb = Arc::new(tb);
+        let play = |s: &Sample, tables: Option<&Arc<Tablebase>>| {
+            let limits = SearchLimits {
+                nodes: Some(2000),
+                ..SearchLimits::default()
+            };
+            SelfPlay {
+                tables: tables.cloned(),
+                ..SelfPlay::new(limits)
+            }
+            .play(
+                &mut Searcher::new(1),
+                Game::new(s.position),
+                0,
+                &SearchControl::new(),
+            )
+            .expect("a whole game")
+        };
+        let g = play(&drawn, Some(&tb));
+        assert_eq!((g.result, g.ending), (GameResult::Draw, Ending::Tables));
+        assert_eq!(g.positions.len(), 1);
+        let g = play(&won, Some(&tb));
+        assert_eq!(
+            (g.result, g.ending),
+            (GameResult::WhiteWins, Ending::Tables)
+        );
+        // Without them the double capture is played out.
+        let g = play(&won, None);
+        assert_eq!(
+            (g.result, g.ending),
+            (GameResult::WhiteWins, Ending::NoMove)
         );
     }
 

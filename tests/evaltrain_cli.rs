@@ -414,3 +414,35 @@ fn bad_arguments_give_one_line_and_status_2() {
     assert!(!data.exists() && !dir.join("w.tew").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--model kings` writes a kings set that `--show` prints with its king
+/// terms; `--egtb` naming no tables is one line, before any fit or game.
+#[test]
+fn train_fits_the_kings_model_and_refuses_tables_that_are_not_there() {
+    let dir = scratch("kings");
+    let (data, weights) = (dir.join("a.data"), dir.join("w.tew"));
+    assert!(datagen(&data, 6, 2).status.success());
+    let o = train(&data, &weights, &["--model", "kings", "--epochs", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = tama(&["train", "--show", weights.to_str().unwrap()]);
+    let shown = text(&o.stdout);
+    assert!(
+        o.status.success() && shown.starts_with("armenian kings: "),
+        "{shown}"
+    );
+    assert!(shown.contains("king squares, endgame"), "{shown}");
+    let missing = dir.join("no-tables");
+    let o = train(&data, &weights, &["--egtb", missing.to_str().unwrap()]);
+    let err = text(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--egtb") && err.contains("no-tables"), "{err}");
+    // So does datagen, before it writes a file.
+    let other = dir.join("b.data");
+    let o = datagen_with(&other, 1, 1, &["--egtb", missing.to_str().unwrap()]);
+    let err = text(&o.stderr);
+    assert!(!o.status.success() && err.contains("--egtb"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!other.exists(), "no file written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,7 +21,7 @@ pub struct DatagenArgs {
     /// Merge the files of the shards of one run into --out, a new file
     #[arg(long, value_name = "SHARD", num_args = 1..,
           conflicts_with_all = ["games", "shard", "nodes", "depth", "random_plies", "seed",
-                                "threads", "hash", "eval_file", "variant", "capture_removal",
+                                "threads", "hash", "eval_file", "egtb", "variant", "capture_removal",
                                 "mid_capture_promotion"])]
     pub merge: Vec<std::path::PathBuf>,
     /// Nodes per move (the default budget, 5000, when no --depth is given)
@@ -46,6 +46,10 @@ pub struct DatagenArgs {
     /// them: a weights file or builtin:NAME (default: the built-in set)
     #[arg(long, value_name = "FILE|builtin:NAME")]
     pub eval_file: Option<String>,
+    /// Endgame databases: a game ends with their value at the first
+    /// position they hold (that position kept, the rest not played)
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -61,7 +65,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["data", "out"])]
     pub show: Option<std::path::PathBuf>,
     /// What to fit
-    #[arg(long, value_name = "hand|patterns", default_value = "patterns")]
+    #[arg(long, value_name = "hand|patterns|kings", default_value = "patterns")]
     pub model: tama_engine::eval::Model,
     /// Start from these weights, as the EvalFile option takes them: a
     /// weights file or builtin:NAME (default: the hand-set weights)
@@ -96,6 +100,11 @@ pub struct TrainArgs {
     /// file-order: split by file and game number, every occurrence (0.2.0)
     #[arg(long, value_name = "position|file-order", default_value = "position")]
     pub split: tama_train::dataset::Split,
+    /// Endgame databases (`tama egtb build`): every position they hold is
+    /// fitted to their exact value (win 1, draw 1/2, loss 0 for the side
+    /// to move) instead of the blend of search score and result
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
     /// Threads computing the gradient
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,

@@ -46,6 +46,7 @@ pub fn run(a: &DatagenArgs) -> Result<i32> {
             ),
             None => None,
         },
+        egtb: a.egtb.clone(),
     };
     tama_os::signal::install();
     let s = datagen::run(&settings, &tama_os::signal::interrupted, &mut progress_line)?;

@@ -29,6 +29,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         },
         valid_percent: a.valid_percent,
         split: a.split,
+        egtb: a.egtb.clone(),
         fit: tama_train::trainer::Settings {
             model: a.model,
             epochs: a.epochs as usize,
@@ -56,5 +57,8 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         r.best_epoch,
         r.seconds
     );
+    if let Some(counts) = r.relabelled {
+        println!("{counts}");
+    }
     Ok(())
 }

@@ -26,6 +26,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
+use tama_engine::egtb::Tablebase;
 use tama_engine::eval::{VariantWeights, Weights};
 use tama_engine::openings;
 use tama_engine::rng::Rng;
@@ -52,6 +53,9 @@ pub struct Settings {
     /// default (`None`: the built-in default). The file's header does not
     /// record it: a resumed file trusts the caller to give the same one.
     pub weights: Option<VariantWeights>,
+    /// The endgame databases that end a game once it enters them, with
+    /// their value (`SelfPlay::tables`). Not in the header either.
+    pub egtb: Option<PathBuf>,
 }
 
 impl Settings {
@@ -170,6 +174,7 @@ fn open(settings: &Settings, header: &DataHeader) -> Result<(File, u64, u64, u64
 /// Plays game `g` of the file.
 fn play_game(
     settings: &Settings,
+    tables: Option<&Arc<Tablebase>>,
     openings: &[openings::Opening],
     searcher: &mut Searcher,
     control: &SearchControl,
@@ -193,7 +198,11 @@ fn play_game(
         depth: settings.depth,
         ..SearchLimits::default()
     };
-    SelfPlay::new(limits).play(searcher, game, plies, control)
+    SelfPlay {
+        tables: tables.cloned(),
+        ..SelfPlay::new(limits)
+    }
+    .play(searcher, game, plies, control)
 }
 
 /// Runs datagen until the file holds `settings.games` games or
@@ -221,6 +230,11 @@ pub fn run(
         }
         weights.replace(set.clone());
     }
+    // Opened before the file, so a bad directory changes nothing.
+    let tables = match &settings.egtb {
+        Some(dir) => Some(Arc::new(crate::tables::open(dir, settings.rules)?)),
+        None => None,
+    };
     let header = settings.header(weights.get(settings.rules.variant));
     let (mut file, had_games, had_positions, dropped_bytes) = open(settings, &header)?;
     // The file's games are the shard's: its `j`-th is the run's game
@@ -244,8 +258,8 @@ pub fn run(
     let mut write_error = None;
     std::thread::scope(|s| {
         for _ in 0..settings.threads.max(1) {
-            let (tx, next, control, openings, share) =
-                (tx.clone(), &next, &control, &openings, share);
+            let (tx, next, control, openings, share, tables) =
+                (tx.clone(), &next, &control, &openings, share, &tables);
             let weights = weights.clone();
             s.spawn(move || {
                 let mut searcher = Searcher::new(settings.hash_mb);
@@ -256,7 +270,14 @@ pub fn run(
                         break;
                     }
                     let g = shard.unit(j);
-                    let game = play_game(settings, openings, &mut searcher, control, g);
+                    let game = play_game(
+                        settings,
+                        tables.as_ref(),
+                        openings,
+                        &mut searcher,
+                        control,
+                        g,
+                    );
                     if tx.send((j, game)).is_err() {
                         break;
                     }

@@ -177,6 +177,7 @@ impl Dataset {
                 position: same[0].sample.position,
                 score: (score as f64 / n as f64).round() as i16,
                 result: (points / n as f64) as f32,
+                exact: None,
             };
             if valid_here {
                 valid.push(sample);

@@ -11,6 +11,7 @@
 //! - `shard`: a run cut into shards, and the shards merged back;
 //! - `dataset`: data files as training and validation samples (the split,
 //!   the removal of repeated positions);
+//! - `tables`: targets from the endgame databases' exact values;
 //! - `train`: a weights file fitted to data files;
 //! - `error`: what stops a run (`DataError`), a `--split` it does not know
 //!   (`UnknownSplit`).
@@ -21,8 +22,11 @@ pub mod error;
 pub mod record;
 pub mod selfplay;
 pub mod shard;
+pub mod tables;
 pub mod train;
 pub mod trainer;
 
+#[cfg(test)]
+mod kings_tests;
 #[cfg(test)]
 mod tests;

@@ -288,14 +288,18 @@ pub enum Ending {
     NoProgress = 3,
     /// The length cap: a draw.
     MaxLength = 4,
+    /// The endgame databases' value where the game entered them
+    /// (`tama datagen --egtb`).
+    Tables = 5,
 }
 
-const ENDINGS: [Ending; 5] = [
+const ENDINGS: [Ending; 6] = [
     Ending::NoMove,
     Ending::Repetition,
     Ending::Mate,
     Ending::NoProgress,
     Ending::MaxLength,
+    Ending::Tables,
 ];
 
 /// One position of a game: the position, the search's score for the side

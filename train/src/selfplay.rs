@@ -7,16 +7,21 @@
 //! The game ends as the rules say (no legal move, threefold repetition),
 //! or is adjudicated: a win when two searches in a row (one each side) see
 //! the same forced win; a draw after `no_progress_plies` plies without a
-//! capture or a man moving forward, or at `max_plies`.
+//! capture or a man moving forward, or at `max_plies`; with `tables`, by
+//! the endgame databases' value of the first position they hold (kept,
+//! with its search score, as any other: `tama train --egtb` then fits it
+//! to that value), the moves from there to the end not played.
 
 use crate::record::{Ending, GameRecord, GameResult, Record};
+use std::sync::Arc;
+use tama_engine::egtb::{Tablebase, Wdl};
 use tama_engine::game::{Game, GameStatus};
 use tama_engine::movegen;
 use tama_engine::search::{Score, SearchControl, SearchLimits, Searcher};
 use tama_engine::Color;
 
 /// The self-play game loop of `tama datagen`: the settings of every game.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SelfPlay {
     /// The search budget of every move (nodes or depth).
     pub limits: SearchLimits,
@@ -24,6 +29,8 @@ pub struct SelfPlay {
     pub no_progress_plies: usize,
     /// A draw at this many plies.
     pub max_plies: usize,
+    /// The endgame databases that adjudicate a game once it enters them.
+    pub tables: Option<Arc<Tablebase>>,
 }
 
 impl SelfPlay {
@@ -38,6 +45,7 @@ impl SelfPlay {
             limits,
             no_progress_plies: Self::NO_PROGRESS_PLIES,
             max_plies: Self::MAX_PLIES,
+            tables: None,
         }
     }
 
@@ -80,6 +88,7 @@ impl SelfPlay {
                 return end(GameResult::Draw, Ending::MaxLength, positions);
             }
             let pos = *game.position();
+            let exact = self.tables.as_ref().and_then(|tb| tb.probe(&pos));
             let outcome = searcher.search(&game, &self.limits, control, &mut |_| {});
             if control.is_stopped() {
                 return None;
@@ -104,6 +113,14 @@ impl SelfPlay {
                     }
                 }
                 None => previous_mate = None,
+            }
+            if let Some(value) = exact {
+                let result = match value.wdl {
+                    Wdl::Win => GameResult::win_for(us),
+                    Wdl::Loss => GameResult::win_for(us.opponent()),
+                    Wdl::Draw => GameResult::Draw,
+                };
+                return end(result, Ending::Tables, positions);
             }
             let mv = outcome
                 .best_move

@@ -48,11 +48,16 @@ fn random_games(rng: &mut Rng, rules: Rules, n: usize) -> Vec<GameRecord> {
         GameResult::Draw,
         GameResult::BlackWins,
     ];
-    let endings = [Ending::NoMove, Ending::Mate, Ending::MaxLength];
+    let endings = [
+        Ending::NoMove,
+        Ending::Mate,
+        Ending::MaxLength,
+        Ending::Tables,
+    ];
     (0..n)
         .map(|_| GameRecord {
             result: results[rng.below(3) as usize],
-            ending: endings[rng.below(3) as usize],
+            ending: endings[rng.below(endings.len() as u64) as usize],
             positions: (0..rng.below(6))
                 .map(|_| Record {
                     position: random_position(rng, rules),
@@ -429,6 +434,7 @@ fn labelled(seed: u64, n: usize, rules: Rules, known: &Weights) -> Vec<Sample> {
             position: p,
             score: score.clamp(-32000, 32000) as i16,
             result: if u < win { 1.0 } else { 0.0 },
+            exact: None,
         });
     }
     out

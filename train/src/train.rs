@@ -2,14 +2,18 @@
 //! `tama datagen`, and writes a weights file (`tama_engine::eval::file`).
 //!
 //! The split into training and validation sets and the removal of repeated
-//! positions are `dataset`'s.
+//! positions are `dataset`'s; the exact values of the endgame databases
+//! (`--egtb`) are `tables`'.
 
 use crate::dataset::{Dataset, Samples, Split};
 use crate::error::DataError;
-use crate::record::{self, DataHeader};
+use crate::record::{self, DataHeader, SHARD_HEADER_BYTES};
+use crate::tables::{self, Relabelled};
 use crate::trainer::{self, EpochReport};
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tama_engine::egtb::Tablebase;
 use tama_engine::eval::{file, hand, VariantWeights};
 use tama_engine::Variant;
 
@@ -24,6 +28,9 @@ pub struct Settings {
     pub init: Option<(String, VariantWeights)>,
     pub valid_percent: u32,
     pub split: Split,
+    /// The endgame databases whose positions take their exact value as
+    /// the target (`tables`).
+    pub egtb: Option<PathBuf>,
     pub fit: trainer::Settings,
     /// The command line, kept in the weights file.
     pub command: String,
@@ -41,17 +48,30 @@ pub struct Summary {
     pub valid_loss_after: f64,
     pub best_epoch: usize,
     pub seconds: f64,
+    /// The samples the databases relabelled (with `--egtb`).
+    pub relabelled: Option<Relabelled>,
 }
 
 fn read(path: &PathBuf) -> Result<Vec<u8>, DataError> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()).into())
 }
 
+/// The header of the data file at `path`, read alone.
+fn header_of(path: &Path) -> Result<DataHeader, DataError> {
+    let mut head = Vec::with_capacity(SHARD_HEADER_BYTES);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(SHARD_HEADER_BYTES as u64).read_to_end(&mut head))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    DataHeader::decode(&head).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
 /// The training and validation samples of every data file, and their variant
-/// (that of the `init` weights when there are some).
+/// (that of the `init` weights when there are some). With `tables`, every
+/// file must be of their rules.
 pub fn load(
     settings: &Settings,
     init: Option<&VariantWeights>,
+    tables: Option<&Tablebase>,
 ) -> Result<(Variant, Samples), DataError> {
     let mut variant = init.map(|w| w.variant);
     let mut dataset = Dataset::new(settings.split, settings.valid_percent);
@@ -67,6 +87,14 @@ pub fn load(
                 None => "the files before it another variant".to_string(),
             };
             return Err(format!("{name} holds {v} games, {before}").into());
+        }
+        if let Some(tb) = tables.filter(|tb| tb.rules() != header.rules) {
+            return Err(format!(
+                "{name} holds games under the rules {}, the --egtb tables are for {}",
+                header.rules,
+                tb.rules()
+            )
+            .into());
         }
         let scan = record::scan(&bytes[header.encoded_len()..], header.rules)
             .map_err(|e| format!("{name}: {e}"))?;
@@ -88,10 +116,16 @@ pub fn load(
 pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summary, DataError> {
     let started = Instant::now();
     let init = settings.init.as_ref().map(|(_, w)| w);
-    let (variant, samples) = load(settings, init)?;
+    // The tables are opened before the data is read (which may take
+    // minutes), for the rules of the first file's header.
+    let tables = match (&settings.egtb, settings.data.first()) {
+        (Some(dir), Some(first)) => Some(tables::open(dir, header_of(first)?.rules)?),
+        _ => None,
+    };
+    let (variant, samples) = load(settings, init, tables.as_ref())?;
     let Samples {
-        train,
-        valid,
+        mut train,
+        mut valid,
         positions: positions_read,
     } = samples;
     progress(&format!(
@@ -99,6 +133,12 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
         train.len(),
         valid.len()
     ));
+    let relabelled = tables.map(|tb| {
+        let mut counts = tables::relabel(&tb, &mut train);
+        counts.add(tables::relabel(&tb, &mut valid));
+        progress(&counts.to_string());
+        counts
+    });
     let start = init
         .cloned()
         .unwrap_or_else(|| VariantWeights::hand_set(variant));
@@ -144,31 +184,50 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
         valid_loss_after: fit.valid_loss_after,
         best_epoch: fit.best_epoch,
         seconds,
+        relabelled,
     })
 }
 
 /// A weights file as text: its variant, model and description (the
 /// command and figures of the training that made it), the hand weights in
-/// centi-men and how many pattern weights are not negligible.
+/// centi-men, how many pattern weights are not negligible, and the king
+/// terms (the material balances that have a weight, the king squares).
 pub fn show(path: &PathBuf) -> Result<String, DataError> {
     let w = file::decode(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut text = format!("{} {}: {}\n", w.variant, w.model().name(), w.description);
     for (name, x) in hand::NAMES.iter().zip(w.hand) {
         text += &format!("{name:>16} {:9.2}\n", x as f64 / hand::ONE as f64);
     }
+    let big = |v: &[i16]| {
+        v.iter()
+            .filter(|x| x.unsigned_abs() >= hand::ONE as u16)
+            .count()
+    };
     if let Some(p) = &w.patterns {
         let p = p.params();
-        let big = |v: &[i16]| {
-            v.iter()
-                .filter(|x| x.unsigned_abs() >= hand::ONE as u16)
-                .count()
-        };
         text += &format!(
             "patterns: {} weights a phase, at least 1 centi-man: {} opening, {} endgame\n",
             p.opening.len(),
             big(&p.opening),
             big(&p.endgame)
         );
+    }
+    if let Some(k) = &w.kings {
+        text += &format!(
+            "kings: {} material balances at least 1 centi-man\n",
+            big(k.material())
+        );
+        let (opening, endgame) = k.squares();
+        for (phase, weights) in [("opening", opening), ("endgame", endgame)] {
+            text += &format!("king squares, {phase} (rank 1 first, files a-d):\n");
+            for rank in weights.chunks(4) {
+                let cm: Vec<String> = rank
+                    .iter()
+                    .map(|&x| format!("{:7.2}", x as f64 / hand::ONE as f64))
+                    .collect();
+                text += &format!("{}\n", cm.join(" "));
+            }
+        }
     }
     Ok(text)
 }

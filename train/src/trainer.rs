@@ -12,12 +12,14 @@
 //! fitting noise); the epoch with the lowest validation loss is kept.
 //!
 //! The features are the evaluation's own (`eval::hand::features`,
-//! `eval::pattern::for_each_config`), read in floating point; the result is
-//! rounded to the evaluation's fixed point at the end.
+//! `eval::pattern::for_each_config`, `eval::kings::features`), read in
+//! floating point; the result is rounded to the evaluation's fixed point
+//! at the end.
 
 use crate::record::GameRecord;
 use std::time::Instant;
 use tama_engine::eval::hand::{self, TERMS};
+use tama_engine::eval::kings::{self, KingTable};
 use tama_engine::eval::pattern::{self, Layout, PatternParams, PatternTable, REGIONS};
 use tama_engine::eval::{endgame, Model, VariantWeights};
 use tama_engine::position::Position;
@@ -33,6 +35,10 @@ pub struct Sample {
     pub score: i16,
     /// The game's points for the side to move: 1, 1/2 or 0.
     pub result: f32,
+    /// The endgame databases' value for the side to move (1, 1/2 or 0),
+    /// where they hold the position and training was given them
+    /// (`tables`): the target, instead of the blend of score and result.
+    pub exact: Option<f32>,
 }
 
 impl Sample {
@@ -45,6 +51,7 @@ impl Sample {
                     position: r.position,
                     score: r.score,
                     result: g.result.points_for(r.position.side_to_move()) as f32,
+                    exact: None,
                 })
             })
             .collect()
@@ -64,7 +71,7 @@ pub struct Settings {
     pub learning_rate: f64,
     /// Positions per step.
     pub batch: usize,
-    /// L2 pull of the pattern weights, per sample.
+    /// L2 pull of the pattern and king weights, per sample.
     pub l2: f64,
     /// Threads computing the gradient.
     pub threads: usize,
@@ -181,6 +188,8 @@ struct Inputs {
     opening: f64,
     /// +1 White to move, -1 Black.
     side: f64,
+    /// The king features (the `kings` model only).
+    kings: Option<kings::Features>,
 }
 
 /// `None` where the evaluation is not the weights' alone (a known draw,
@@ -198,11 +207,15 @@ fn inputs(pos: &Position, model: Model) -> Option<Inputs> {
             Color::White => 1.0,
             Color::Black => -1.0,
         },
+        kings: (model == Model::Kings).then(|| {
+            let men = [pos.men(Color::White).0, pos.men(Color::Black).0];
+            kings::features(men, [pos.kings(Color::White).0, pos.kings(Color::Black).0])
+        }),
     };
     for (h, d) in x.hand.iter_mut().zip(f.difference()) {
         *h = d as f64 / hand::ONE as f64;
     }
-    if model == Model::Patterns {
+    if model != Model::Hand {
         let layout = Layout::get();
         pattern::for_each_config(
             pos.men(Color::White).0,
@@ -223,6 +236,9 @@ struct Params {
     hand: [f64; TERMS],
     opening: Vec<f64>,
     endgame: Vec<f64>,
+    /// The king terms (`kings::KingTable`'s order), empty but in the
+    /// `kings` model.
+    kings: Vec<f64>,
 }
 
 const FIXED: f64 = hand::ONE as f64;
@@ -231,10 +247,17 @@ impl Params {
     fn of(w: &VariantWeights, model: Model) -> Params {
         let n = match model {
             Model::Hand => 0,
-            Model::Patterns => Layout::get().params(),
+            Model::Patterns | Model::Kings => Layout::get().params(),
+        };
+        // A start without king weights starts them at zero, which is how
+        // it scores.
+        let kings = match (&w.kings, model) {
+            (Some(k), Model::Kings) => k.params().map(|x| x as f64 / FIXED).collect(),
+            (None, Model::Kings) => vec![0.0; kings::PARAMS],
+            _ => Vec::new(),
         };
         let (opening, endgame) = match &w.patterns {
-            Some(t) if model == Model::Patterns => (
+            Some(t) if model != Model::Hand => (
                 t.params()
                     .opening
                     .iter()
@@ -252,6 +275,7 @@ impl Params {
             hand: w.hand.map(|x| x as f64 / FIXED),
             opening,
             endgame,
+            kings,
         }
     }
 
@@ -260,11 +284,19 @@ impl Params {
         VariantWeights {
             variant: w.variant,
             hand: self.hand.map(|x| (x * FIXED).round() as i32),
-            patterns: (model == Model::Patterns).then(|| {
+            patterns: (model != Model::Hand).then(|| {
                 PatternTable::new(PatternParams {
                     opening: self.opening.iter().map(|&x| round(x)).collect(),
                     endgame: self.endgame.iter().map(|&x| round(x)).collect(),
                 })
+            }),
+            kings: (model == Model::Kings).then(|| {
+                let k: Vec<i16> = self.kings.iter().map(|&x| round(x)).collect();
+                let (material, squares) = k.split_at(kings::MATERIAL);
+                let (opening, endgame) = squares.split_at(kings::SQUARES);
+                let array =
+                    |x: &[i16]| -> [i16; kings::SQUARES] { x.try_into().expect("SQUARES weights") };
+                KingTable::new(material.to_vec(), array(opening), array(endgame))
             }),
             description: w.description.clone(),
         }
@@ -280,7 +312,34 @@ impl Params {
                 e += sign * (self.opening[p] * x.opening + self.endgame[p] * (1.0 - x.opening));
             }
         }
+        if let Some(k) = &x.kings {
+            let (material, squares) = self.kings.split_at(kings::MATERIAL);
+            let (opening, endgame) = squares.split_at(kings::SQUARES);
+            if let Some((w, b)) = k.material {
+                e += material[w] - material[b];
+            }
+            for (i, &n) in k.squares.iter().enumerate() {
+                if n != 0 {
+                    e += n as f64 * (opening[i] * x.opening + endgame[i] * (1.0 - x.opening));
+                }
+            }
+        }
         e
+    }
+
+    /// The gradient of `eval_white` times `d`, added to `self`.
+    fn add_king_gradient(&mut self, k: &kings::Features, opening: f64, d: f64) {
+        if let Some((w, b)) = k.material {
+            self.kings[w] += d;
+            self.kings[b] -= d;
+        }
+        let squares = &mut self.kings[kings::MATERIAL..];
+        for (i, &n) in k.squares.iter().enumerate() {
+            if n != 0 {
+                squares[i] += d * n as f64 * opening;
+                squares[kings::SQUARES + i] += d * n as f64 * (1.0 - opening);
+            }
+        }
     }
 
     fn zero_like(&self) -> Params {
@@ -288,7 +347,16 @@ impl Params {
             hand: [0.0; TERMS],
             opening: vec![0.0; self.opening.len()],
             endgame: vec![0.0; self.endgame.len()],
+            kings: vec![0.0; self.kings.len()],
         }
+    }
+
+    fn values(&self) -> impl Iterator<Item = &f64> {
+        self.hand
+            .iter()
+            .chain(&self.opening)
+            .chain(&self.endgame)
+            .chain(&self.kings)
     }
 
     fn values_mut(&mut self) -> impl Iterator<Item = &mut f64> {
@@ -296,29 +364,37 @@ impl Params {
             .iter_mut()
             .chain(self.opening.iter_mut())
             .chain(self.endgame.iter_mut())
+            .chain(self.kings.iter_mut())
     }
 
     fn add(&mut self, other: &Params) {
-        let others = other
-            .hand
-            .iter()
-            .chain(&other.opening)
-            .chain(&other.endgame);
-        for (a, b) in self.values_mut().zip(others) {
+        for (a, b) in self.values_mut().zip(other.values()) {
             *a += b;
         }
     }
 }
 
-struct Objective {
-    k: f64,
-    lambda: f64,
-    model: Model,
+/// The loss: what the model is fitted to.
+pub struct Objective {
+    /// The sigmoid's scale, centi-men.
+    pub k: f64,
+    /// Weight of the game result in the blended target.
+    pub lambda: f64,
+    /// The weights fitted.
+    pub model: Model,
 }
 
 impl Objective {
-    fn target(&self, s: &Sample) -> f64 {
-        self.lambda * s.result as f64 + (1.0 - self.lambda) * sigmoid(s.score as f64 / self.k)
+    /// What the model should predict for `s`: the databases' exact value
+    /// where there is one, else the blend of result and search score.
+    pub fn target(&self, s: &Sample) -> f64 {
+        match s.exact {
+            Some(exact) => exact as f64,
+            None => {
+                self.lambda * s.result as f64
+                    + (1.0 - self.lambda) * sigmoid(s.score as f64 / self.k)
+            }
+        }
     }
 
     /// The summed loss over `samples`, adding its gradient to `grad` if given.
@@ -343,6 +419,9 @@ impl Objective {
                         g.opening[p] += d * sign * x.opening;
                         g.endgame[p] += d * sign * (1.0 - x.opening);
                     }
+                }
+                if let Some(k) = &x.kings {
+                    g.add_king_gradient(k, x.opening, d);
                 }
             }
         }
@@ -380,7 +459,7 @@ impl Adam {
         self.t += 1;
         let c1 = 1.0 - Self::BETA1.powi(self.t);
         let c2 = 1.0 - Self::BETA2.powi(self.t);
-        let grads = grad.hand.iter().chain(&grad.opening).chain(&grad.endgame);
+        let grads = grad.values();
         let ms = self.m.values_mut();
         let vs = self.v.values_mut();
         for (((w, g), m), v) in params.values_mut().zip(grads).zip(ms).zip(vs) {
@@ -465,6 +544,9 @@ pub fn train(
                 *g += settings.l2 * w;
             }
             for (g, w) in grad.endgame.iter_mut().zip(&params.endgame) {
+                *g += settings.l2 * w;
+            }
+            for (g, w) in grad.kings.iter_mut().zip(&params.kings) {
                 *g += settings.l2 * w;
             }
             if settings.freeze_hand {

@@ -4,6 +4,7 @@
 //! damaged or foreign file is refused instead of half-loaded.
 
 use super::hand::{HandWeights, TERMS};
+use super::kings::{self, KingTable};
 use super::pattern::{Layout, PatternParams, PatternTable};
 use super::{Model, VariantWeights};
 use crate::rules::Variant;
@@ -34,6 +35,7 @@ fn model_byte(m: Model) -> u8 {
     match m {
         Model::Hand => 0,
         Model::Patterns => 1,
+        Model::Kings => 2,
     }
 }
 
@@ -43,7 +45,9 @@ pub fn encode(w: &VariantWeights) -> Vec<u8> {
     let n = params.map_or(0, |p| p.opening.len());
     let description = w.description.as_bytes();
     let description = &description[..description.len().min(u16::MAX as usize)];
-    let mut out = Vec::with_capacity(HEADER_BYTES + description.len() + 4 * TERMS + 4 * n + 4);
+    let mut out = Vec::with_capacity(
+        HEADER_BYTES + description.len() + 4 * TERMS + 4 * n + 2 * kings::PARAMS + 4,
+    );
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.push(variant_byte(w.variant));
@@ -57,6 +61,11 @@ pub fn encode(w: &VariantWeights) -> Vec<u8> {
     }
     if let Some(p) = params {
         for x in p.opening.iter().chain(&p.endgame) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    if let (Model::Kings, Some(k)) = (w.model(), &w.kings) {
+        for x in k.params() {
             out.extend_from_slice(&x.to_le_bytes());
         }
     }
@@ -179,6 +188,7 @@ pub fn decode(bytes: &[u8]) -> Result<VariantWeights, WeightsFileError> {
     let model = match r.take::<1>()[0] {
         0 => Model::Hand,
         1 => Model::Patterns,
+        2 => Model::Kings,
         m => return Err(WeightsFileError::Model(m)),
     };
     let terms = u16::from_le_bytes(r.take()) as usize;
@@ -189,7 +199,7 @@ pub fn decode(bytes: &[u8]) -> Result<VariantWeights, WeightsFileError> {
     let n = u32::from_le_bytes(r.take()) as usize;
     let expected_n = match model {
         Model::Hand => 0,
-        Model::Patterns => Layout::get().params(),
+        Model::Patterns | Model::Kings => Layout::get().params(),
     };
     if n != expected_n {
         return Err(WeightsFileError::Patterns {
@@ -198,7 +208,14 @@ pub fn decode(bytes: &[u8]) -> Result<VariantWeights, WeightsFileError> {
             expected: expected_n,
         });
     }
-    let expected_len = HEADER_BYTES + description_len + 4 * TERMS + 4 * n + CHECKSUM_BYTES;
+    // The kings model's weights follow the patterns', a fixed number.
+    let king_params = if model == Model::Kings {
+        kings::PARAMS
+    } else {
+        0
+    };
+    let expected_len =
+        HEADER_BYTES + description_len + 4 * TERMS + 4 * n + 2 * king_params + CHECKSUM_BYTES;
     if bytes.len() != expected_len {
         return Err(WeightsFileError::Length {
             found: bytes.len(),
@@ -218,26 +235,38 @@ pub fn decode(bytes: &[u8]) -> Result<VariantWeights, WeightsFileError> {
     for x in hand.iter_mut() {
         *x = i32::from_le_bytes(r.take());
     }
+    let read = |r: &mut Reader, n: usize| -> Result<Vec<i16>, WeightsFileError> {
+        (0..n)
+            .map(|_| match i16::from_le_bytes(r.take()) {
+                i16::MIN => Err(WeightsFileError::PatternMin),
+                x => Ok(x),
+            })
+            .collect()
+    };
     let patterns = match model {
         Model::Hand => None,
-        Model::Patterns => {
-            let read = |r: &mut Reader| -> Result<Vec<i16>, WeightsFileError> {
-                (0..n)
-                    .map(|_| match i16::from_le_bytes(r.take()) {
-                        i16::MIN => Err(WeightsFileError::PatternMin),
-                        x => Ok(x),
-                    })
-                    .collect()
-            };
-            let opening = read(&mut r)?;
-            let endgame = read(&mut r)?;
+        Model::Patterns | Model::Kings => {
+            let opening = read(&mut r, n)?;
+            let endgame = read(&mut r, n)?;
             Some(PatternTable::new(PatternParams { opening, endgame }))
         }
+    };
+    let kings = match model {
+        Model::Kings => {
+            let material = read(&mut r, kings::MATERIAL)?;
+            let squares = read(&mut r, 2 * kings::SQUARES)?;
+            let (opening, endgame) = squares.split_at(kings::SQUARES);
+            let array =
+                |x: &[i16]| -> [i16; kings::SQUARES] { x.try_into().expect("SQUARES weights") };
+            Some(KingTable::new(material, array(opening), array(endgame)))
+        }
+        _ => None,
     };
     Ok(VariantWeights {
         variant,
         hand,
         patterns,
+        kings,
         description,
     })
 }

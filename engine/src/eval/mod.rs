@@ -5,8 +5,10 @@
 //!
 //! The evaluation is linear in its weights, so that they can be fitted to
 //! games (`tama_train`): the hand terms (`hand`: material,
-//! advancement, runaway men, ...) and, in the `patterns` model, Scan-style
-//! board patterns (`pattern`). Each variant has its own set
+//! advancement, runaway men, ...), in the `patterns` model Scan-style
+//! board patterns (`pattern`), and in the `kings` model the patterns and
+//! learned king terms (`kings`: material balances of few pieces, king
+//! squares). Each variant has its own set
 //! (`VariantWeights`). The default (`builtin`) is one of the sets built in
 //! by name (`named`): the hand-set weights of release 0.1.0, or a learned
 //! set from the files in `engine/data/weights/` (which `file` reads); `Weights`
@@ -18,7 +20,8 @@
 //! `hand` model adds whole centi-men row by row (`hand::rows`), so the
 //! default evaluation scores exactly as release 0.1.0 did. The `patterns`
 //! model sums exactly in 1/1024 centi-men and rounds once: its thousands of
-//! weights are fractions of a centi-man, which row rounding would lose.
+//! weights are fractions of a centi-man, which row rounding would lose (the
+//! `kings` model adds its king terms to the same sum).
 //! Every rounding is towards zero, so that a position and its
 //! colour-flipped image score the same. A material balance the endgame
 //! databases show drawn (`endgame`: one piece a side) scores 0 whatever
@@ -29,11 +32,13 @@ pub mod accumulator;
 pub mod endgame;
 pub mod file;
 pub mod hand;
+pub mod kings;
 pub mod pattern;
 
 use crate::position::Position;
 use crate::rules::{Color, Variant};
 use hand::{HandWeights, ONE};
+use kings::KingTable;
 use pattern::PatternTable;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -48,6 +53,8 @@ pub enum Model {
     Hand,
     /// The hand terms and the board patterns.
     Patterns,
+    /// The hand terms, the board patterns and the king terms (`kings`).
+    Kings,
 }
 
 impl Model {
@@ -56,6 +63,7 @@ impl Model {
         match self {
             Model::Hand => "hand",
             Model::Patterns => "patterns",
+            Model::Kings => "kings",
         }
     }
 }
@@ -66,7 +74,11 @@ pub struct UnknownModel(pub String);
 
 impl std::fmt::Display for UnknownModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown model {:?} (expected hand or patterns)", self.0)
+        write!(
+            f,
+            "unknown model {:?} (expected hand, patterns or kings)",
+            self.0
+        )
     }
 }
 
@@ -78,6 +90,7 @@ impl std::str::FromStr for Model {
         match s {
             "hand" => Ok(Model::Hand),
             "patterns" => Ok(Model::Patterns),
+            "kings" => Ok(Model::Kings),
             _ => Err(UnknownModel(s.to_string())),
         }
     }
@@ -92,6 +105,9 @@ pub struct VariantWeights {
     pub hand: HandWeights,
     /// `None` for the `hand` model.
     pub patterns: Option<PatternTable>,
+    /// The king terms: `Some` for the `kings` model only (which has
+    /// patterns too); `None` scores as every king weight zero.
+    pub kings: Option<KingTable>,
     /// How the weights were made (the training command), kept in the file.
     pub description: String,
 }
@@ -103,15 +119,17 @@ impl VariantWeights {
             variant,
             hand: hand::hand_set(variant),
             patterns: None,
+            kings: None,
             description: "hand-set weights of release 0.1.0".into(),
         }
     }
 
     /// What the set is made of.
     pub fn model(&self) -> Model {
-        match self.patterns {
-            None => Model::Hand,
-            Some(_) => Model::Patterns,
+        match (&self.patterns, &self.kings) {
+            (None, _) => Model::Hand,
+            (Some(_), None) => Model::Patterns,
+            (Some(_), Some(_)) => Model::Kings,
         }
     }
 
@@ -141,10 +159,19 @@ impl VariantWeights {
                 let hand = hand::dot(&self.hand, &f.difference());
                 let men = (pos.men(Color::White).0, pos.men(Color::Black).0);
                 let patterns = sums(p, men.0, men.1).blend(f.pieces);
-                ((hand + patterns) / SCALE) as i32
+                let kings = self.kings.as_ref().map_or(0, |k| king_score(k, pos, f));
+                ((hand + patterns + kings) / SCALE) as i32
             }
         }
     }
+}
+
+/// The king terms of `pos`, White's view, in 1/`SCALE` centi-men.
+#[inline(always)]
+fn king_score(k: &KingTable, pos: &Position, f: &hand::Features) -> i64 {
+    let men = [pos.men(Color::White).0, pos.men(Color::Black).0];
+    let kings = [pos.kings(Color::White).0, pos.kings(Color::Black).0];
+    k.score(men, kings, f.pieces)
 }
 
 /// The built-in set each variant uses by default (`named`), Armenian then
@@ -365,6 +392,14 @@ pub fn breakdown_with(pos: &Position, w: &Weights) -> EvalBreakdown {
         let s = p.score(pos.men(Color::White).0, pos.men(Color::Black).0, f.pieces) / SCALE;
         terms.push(EvalTerm {
             name: "patterns",
+            white: s.max(0) as i32,
+            black: (-s).max(0) as i32,
+        });
+    }
+    if let Some(k) = &set.kings {
+        let s = king_score(k, pos, &f) / SCALE;
+        terms.push(EvalTerm {
+            name: "kings",
             white: s.max(0) as i32,
             black: (-s).max(0) as i32,
         });

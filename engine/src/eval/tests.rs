@@ -22,10 +22,14 @@ fn random_set(rng: &mut Rng, variant: Variant) -> VariantWeights {
     for x in hand.iter_mut() {
         *x += r(40);
     }
+    let material = (0..kings::MATERIAL).map(|_| r(3000) as i16).collect();
+    let mut squares = || std::array::from_fn(|_| r(300) as i16);
+    let (opening, endgame) = (squares(), squares());
     VariantWeights {
         variant,
         hand,
         patterns: Some(PatternTable::new(params)),
+        kings: Some(KingTable::new(material, opening, endgame)),
         description: "random test weights".into(),
     }
 }
@@ -188,7 +192,7 @@ fn breakdown_total_is_evaluate() {
             let rows: i32 = b.terms.iter().map(|t| t.white - t.black).sum();
             match weights.get(p.rules().variant).model() {
                 Model::Hand => assert_eq!(rows, b.total_white, "{fen}"),
-                Model::Patterns => assert!(
+                Model::Patterns | Model::Kings => assert!(
                     (rows - b.total_white).abs() <= b.terms.len() as i32,
                     "{fen}"
                 ),
@@ -214,6 +218,8 @@ fn weights_file_round_trips() {
                 back.patterns.as_ref().map(|p| p.params()),
                 set.patterns.as_ref().map(|p| p.params())
             );
+            assert_eq!(back.kings, set.kings);
+            assert_eq!(back.model(), set.model());
             assert_eq!(file::encode(&back), bytes);
         }
     }
@@ -293,8 +299,53 @@ fn models_by_name() {
     assert_eq!(e, UnknownModel("Hand".into()));
     assert_eq!(
         e.to_string(),
-        "unknown model \"Hand\" (expected hand or patterns)"
+        "unknown model \"Hand\" (expected hand, patterns or kings)"
     );
+    assert_eq!("kings".parse::<Model>().map(Model::name), Ok("kings"));
+}
+
+#[test]
+fn king_terms_of_zero_score_as_none_and_others_move_the_score() {
+    // The built-in sets have no king terms, so they score as before; a
+    // kings set whose king weights are zero scores exactly as its patterns
+    // (the file of an older model, read as the kings model, starts there).
+    for v in [Variant::Armenian, Variant::Turkish] {
+        assert!(builtin(v).kings.is_none(), "{v}");
+        assert_eq!(builtin(v).model(), Model::Patterns);
+    }
+    let mut zero = Weights::DEFAULT;
+    for v in [Variant::Armenian, Variant::Turkish] {
+        zero.replace(VariantWeights {
+            kings: Some(KingTable::zero()),
+            ..builtin(v).clone()
+        });
+        assert_eq!(zero.get(v).model(), Model::Kings);
+    }
+    let mut rng = Rng::new(21);
+    for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        for _ in 0..5000 {
+            let p = random_position(&mut rng, rules);
+            let (a, b) = (evaluate_with_mobility(&p, &zero), evaluate(&p));
+            assert_eq!(a.0, b, "{}", p.fen());
+        }
+    }
+    // KKM v KK given 40 cm: White's side of it scores about 40 cm more,
+    // Black's (the colours swapped) 40 cm less.
+    let mut material = vec![0; kings::MATERIAL];
+    material[kings::material_index(2, 1, 2, 0)] = 40 * ONE as i16;
+    let mut taught = Weights::DEFAULT;
+    taught.replace(VariantWeights {
+        kings: Some(KingTable::new(material, [0; 32], [0; 32])),
+        ..builtin(Variant::Armenian).clone()
+    });
+    for (fen, sign) in [
+        ("W:WKd4,Ke4,a2:BKd8,Kh8", 1),
+        ("W:WKd4,Ke4:BKd8,Kh8,a6", -1),
+    ] {
+        let p = pos(fen);
+        let gain = evaluate_with_mobility(&p, &taught).0 - evaluate(&p);
+        assert!((gain - 40 * sign).abs() <= 1, "{fen}: {gain}");
+    }
 }
 
 #[test]
@@ -398,6 +449,39 @@ fn pattern_configurations_are_the_square_by_square_ones() {
     }
 }
 
+/// The king terms square by square, 1/`SCALE` centi-men: each king's
+/// rank from its own side, its file folded onto a-d.
+fn reference_kings(k: &KingTable, p: &Position) -> i64 {
+    let count = |b: Bitboard| b.count();
+    let (w, b) = (Color::White, Color::Black);
+    let balance = |us: Color, them: Color| {
+        kings::material_index(
+            count(p.kings(us)),
+            count(p.men(us)),
+            count(p.kings(them)),
+            count(p.men(them)),
+        )
+    };
+    let pieces = count(p.occupied());
+    let mut total = 0;
+    if pieces <= kings::MATERIAL_PIECES {
+        total += (k.material()[balance(w, b)] as i64 - k.material()[balance(b, w)] as i64) * 32;
+    }
+    let phase = pieces.min(32) as i64;
+    let (opening, endgame) = k.squares();
+    for s in 0..64u32 {
+        let (rank, file) = (s / 8, s % 8);
+        let file = if file > 3 { 7 - file } else { file };
+        for (c, own_rank, sign) in [(w, rank, 1), (b, 7 - rank, -1)] {
+            if p.kings(c).0 >> s & 1 == 1 {
+                let i = (own_rank * 4 + file) as usize;
+                total += sign * (opening[i] as i64 * phase + endgame[i] as i64 * (32 - phase));
+            }
+        }
+    }
+    total
+}
+
 #[test]
 fn pattern_scores_are_the_square_by_square_ones() {
     // The patterns' score and the whole evaluation with a patterns set
@@ -435,10 +519,11 @@ fn pattern_scores_are_the_square_by_square_ones() {
                     f.pieces,
                 );
                 let hand = hand::dot(&set.hand, &f.of[0]) - hand::dot(&set.hand, &f.of[1]);
+                let kings = set.kings.as_ref().map_or(0, |k| reference_kings(k, &p));
                 let white_view = if f.known_draw {
                     0
                 } else {
-                    endgame::lone_piece_scaled(&p, ((hand + patterns) / SCALE) as i32)
+                    endgame::lone_piece_scaled(&p, ((hand + patterns + kings) / SCALE) as i32)
                 };
                 let expected = match p.side_to_move() {
                     Color::White => white_view,

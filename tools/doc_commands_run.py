@@ -18,8 +18,9 @@ from doc_commands_read import REPO, check_synopsis, is_synopsis, one_line, words
 # Placeholders and the values they are given: (pattern, replacement, why).
 # {egtb} is a directory of 3-piece tables of both variants (made once per
 # scratch directory by SETUP["egtb"]), {bin} the directory of the engine
-# links, {tama} the binary under test.
+# links, {tama} the binary under test, {repo} this checkout.
 PLACEHOLDERS = [
+    (r"/path/to/a/clone\b", "{repo}", "a clone to rebuild in a loop: this checkout"),
     (r"--dir D\b", "--dir {egtb}", "D: the 3-piece tables of both variants"),
     (r"--dir D4\b", "--dir {egtb}", "D4: the 3-piece tables of both variants"),
     (r"EGTBPath=D\b", "EGTBPath={egtb}", "D: the 3-piece tables"),
@@ -299,7 +300,8 @@ def run_file(runner, commands, counts, report):
             d = runner.scratch(cmd.path)
         env = runner.env(d)
         standin_tables = os.path.join(d, "egtb3")
-        values = {"egtb": standin_tables, "bin": os.path.join(d, "bin"), "tama": env["T"]}
+        values = {"egtb": standin_tables, "bin": os.path.join(d, "bin"), "tama": env["T"],
+                  "repo": REPO}
         text, notes = substitute(text, values)
         if is_synopsis(text):
             status, detail = check_synopsis(cmd, runner.tama, runner.lab)

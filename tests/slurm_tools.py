@@ -244,9 +244,13 @@ class Bench:
     def waves(self, tag, d, *args, **env):
         """tools/sprt-waves.sh started in the background, run TAG."""
         e = dict(self.env, FAKE_TAG=tag, **env)
+        # SIGINT as a terminal's Ctrl-C finds it: a shell that starts these
+        # tests in the background ignores SIGINT for them, and bash can
+        # neither trap nor reset a signal ignored when it starts.
         p = subprocess.Popen([WAVES, "--dir", d, "--poll", "0.1", *args, "--", "-engine", "cmd=a",
                               "-engine", "cmd=b", "-rounds", "8"], env=e, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.spawned.append(p)
         return p
 

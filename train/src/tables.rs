@@ -65,31 +65,20 @@ pub fn relabel(tables: &Tablebase, samples: &mut [Sample]) -> Relabelled {
         let Some(value) = tables.probe(&s.position) else {
             continue;
         };
-        let (exact, one) = match value.wdl {
-            Wdl::Win => (
-                1.0,
-                Relabelled {
-                    wins: 1,
-                    ..Default::default()
-                },
-            ),
-            Wdl::Draw => (
-                0.5,
-                Relabelled {
-                    draws: 1,
-                    ..Default::default()
-                },
-            ),
-            Wdl::Loss => (
-                0.0,
-                Relabelled {
-                    losses: 1,
-                    ..Default::default()
-                },
-            ),
-        };
-        s.exact = Some(exact);
-        counts.add(one);
+        s.exact = Some(match value.wdl {
+            Wdl::Win => {
+                counts.wins += 1;
+                1.0
+            }
+            Wdl::Draw => {
+                counts.draws += 1;
+                0.5
+            }
+            Wdl::Loss => {
+                counts.losses += 1;
+                0.0
+            }
+        });
     }
     counts
 }

@@ -105,6 +105,15 @@ pub struct TrainArgs {
     /// to move) instead of the blend of search score and result
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<std::path::PathBuf>,
+    /// With --egtb: also train on N positions drawn at random from those
+    /// tables (3 pieces up to the most they hold whole), each fitted to
+    /// its exact value
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "egtb")]
+    pub egtb_positions: u64,
+    /// Keep the pattern weights as they start (with --freeze-hand and
+    /// --model kings: fit the king terms alone)
+    #[arg(long)]
+    pub freeze_patterns: bool,
     /// Threads computing the gradient
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,

@@ -30,6 +30,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         valid_percent: a.valid_percent,
         split: a.split,
         egtb: a.egtb.clone(),
+        egtb_positions: a.egtb_positions as usize,
         fit: tama_train::trainer::Settings {
             model: a.model,
             epochs: a.epochs as usize,
@@ -40,6 +41,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
             threads: a.threads as usize,
             seed: a.seed,
             freeze_hand: a.freeze_hand,
+            freeze_patterns: a.freeze_patterns,
             fixed: a.fix.iter().map(|f| (f.term, f.centi_men)).collect(),
         },
         command: std::env::args().collect::<Vec<_>>().join(" "),
@@ -59,6 +61,15 @@ pub fn run(a: &TrainArgs) -> Result<()> {
     );
     if let Some(counts) = r.relabelled {
         println!("{counts}");
+    }
+    if let Some(d) = r.drawn {
+        println!(
+            "{} positions drawn from the endgame databases (W/D/L for the side to move: {}/{}/{})",
+            d.total(),
+            d.wins,
+            d.draws,
+            d.losses
+        );
     }
     Ok(())
 }

@@ -9,7 +9,10 @@
 use crate::error::DataError;
 use crate::trainer::Sample;
 use std::path::Path;
-use tama_engine::egtb::{Tablebase, Wdl};
+use tama_engine::egtb::{PositionSampler, Signature, Tablebase, Wdl, MAX_PIECES};
+use tama_engine::eval::{endgame, hand};
+use tama_engine::movegen::{has_capture, legal_moves};
+use tama_engine::rng::Rng;
 use tama_engine::rules::Rules;
 
 /// How many samples took the tables' value, by value.
@@ -27,6 +30,24 @@ impl Relabelled {
     /// Every relabelled sample.
     pub fn total(&self) -> u64 {
         self.wins + self.draws + self.losses
+    }
+
+    /// Counts a value and gives it as a target for the side to move.
+    pub fn count(&mut self, wdl: Wdl) -> f32 {
+        match wdl {
+            Wdl::Win => {
+                self.wins += 1;
+                1.0
+            }
+            Wdl::Draw => {
+                self.draws += 1;
+                0.5
+            }
+            Wdl::Loss => {
+                self.losses += 1;
+                0.0
+            }
+        }
     }
 
     /// Adds `other`'s counts.
@@ -65,22 +86,82 @@ pub fn relabel(tables: &Tablebase, samples: &mut [Sample]) -> Relabelled {
         let Some(value) = tables.probe(&s.position) else {
             continue;
         };
-        s.exact = Some(match value.wdl {
-            Wdl::Win => {
-                counts.wins += 1;
-                1.0
-            }
-            Wdl::Draw => {
-                counts.draws += 1;
-                0.5
-            }
-            Wdl::Loss => {
-                counts.losses += 1;
-                0.0
-            }
-        });
+        s.exact = Some(counts.count(value.wdl));
     }
     counts
+}
+
+/// Positions drawn from the tables with their exact value, split into
+/// training and validation samples.
+#[derive(Clone, Debug, Default)]
+pub struct Drawn {
+    pub train: Vec<Sample>,
+    pub valid: Vec<Sample>,
+    /// Their values, both sets together.
+    pub counts: Relabelled,
+}
+
+/// `n` positions of the tables that hold two pieces a side at least (4
+/// pieces and more), drawn
+/// uniformly over the tables' entries (`PositionSampler`), each with the
+/// tables' value as its target: what a game rarely reaches, the tables
+/// teach in any number. Kept only where the evaluation is what the search
+/// reads: the side to move has a move and no capture (a capture is played
+/// out before anything is evaluated), and the weights alone score it (no
+/// known draw, no lone-piece rule). About `valid_percent` of them, by the
+/// draw, are held out for validation. The same `seed`, the same samples.
+pub fn draw(
+    tables: &Tablebase,
+    n: usize,
+    valid_percent: u32,
+    seed: u64,
+) -> Result<Drawn, DataError> {
+    // A side with one piece left is scored by the lone-piece rule, not
+    // the weights: two pieces a side at least.
+    let signatures: Vec<Signature> = Signature::build_order(MAX_PIECES)
+        .into_iter()
+        .filter(|s| s.us_men + s.us_kings >= 2 && s.them_men + s.them_kings >= 2)
+        .filter(|&s| tables.table(s).is_some())
+        .collect();
+    if signatures.is_empty() {
+        return Err(
+            "--egtb-positions: the tables hold no table with two pieces a side (4 pieces and more)"
+                .into(),
+        );
+    }
+    let sampler = PositionSampler::new(signatures);
+    let mut rng = Rng::new(seed);
+    let mut drawn = Drawn::default();
+    while drawn.train.len() + drawn.valid.len() < n {
+        let Some(position) = sampler.draw(&mut rng, tables.rules()) else {
+            continue;
+        };
+        let f = hand::features(&position);
+        if f.known_draw
+            || endgame::overrides_the_weights(&position)
+            || has_capture(&position)
+            || legal_moves(&position).is_empty()
+        {
+            continue;
+        }
+        let Some(value) = tables.probe(&position) else {
+            return Err(format!("--egtb-positions: no table holds {}", position.fen()).into());
+        };
+        let exact = drawn.counts.count(value.wdl);
+        // No search scored it and no game was played from it: the target
+        // is the exact value, and `trainer::fit_scale` leaves it out.
+        let sample = Sample {
+            position,
+            score: 0,
+            result: exact,
+            exact: Some(exact),
+        };
+        match rng.below(100) < u64::from(valid_percent) {
+            true => drawn.valid.push(sample),
+            false => drawn.train.push(sample),
+        }
+    }
+    Ok(drawn)
 }
 
 #[cfg(test)]
@@ -93,7 +174,7 @@ mod tests {
     use crate::trainer::{self, Objective};
     use std::path::PathBuf;
     use std::sync::Arc;
-    use tama_engine::egtb::{self, BuildOptions};
+    use tama_engine::egtb::{self, BuildOptions, Placement};
     use tama_engine::eval::Model;
     use tama_engine::game::Game;
     use tama_engine::position::Position;
@@ -118,9 +199,9 @@ mod tests {
         }
     }
 
-    /// The Armenian tables of up to 3 pieces, and KK v KK (whose inputs
-    /// those are: two kings a side have no man to crown): seconds.
-    fn tables(dir: &Path) -> Tablebase {
+    /// Builds the Armenian tables of up to 3 pieces in `dir`, with the
+    /// options that built them.
+    fn three_pieces(dir: &Path) -> BuildOptions {
         let opts = BuildOptions {
             rules: Rules::ARMENIAN,
             max_pieces: 3,
@@ -129,6 +210,13 @@ mod tests {
             compress: None,
         };
         egtb::build(dir, &opts, &mut |_| {}).expect("3-piece tables");
+        opts
+    }
+
+    /// The Armenian tables of up to 3 pieces, and KK v KK (whose inputs
+    /// those are: two kings a side have no man to crown): seconds.
+    fn tables(dir: &Path) -> Tablebase {
+        let opts = three_pieces(dir);
         let job = egtb::find_job("KKvKK").expect("a job");
         let opts = BuildOptions {
             max_pieces: 4,
@@ -278,6 +366,7 @@ mod tests {
             valid_percent: 50,
             split: Split::FileOrder,
             egtb: Some(egtb.to_path_buf()),
+            egtb_positions: 0,
             fit: trainer::Settings {
                 model: Model::Hand,
                 epochs: 1,
@@ -285,6 +374,53 @@ mod tests {
             },
             command: "tama train".into(),
         }
+    }
+
+    /// Every position drawn is one the search would evaluate and the
+    /// weights alone score (two pieces a side, a move to make and none a
+    /// capture, no known draw), with the tables' value as its target; the
+    /// same seed draws the same samples, and about the share asked for is
+    /// held out. The tables here hold one such table, KK v KK.
+    #[test]
+    fn positions_drawn_carry_the_tables_value() {
+        let dir = Scratch::new("draw");
+        let tb = tables(&dir.0);
+        let d = draw(&tb, 400, 25, 5).expect("drawn");
+        assert_eq!(d.train.len() + d.valid.len(), 400);
+        assert_eq!(d.counts.total(), 400);
+        assert!(
+            (60..140).contains(&d.valid.len()),
+            "{} held out",
+            d.valid.len()
+        );
+        for s in d.train.iter().chain(&d.valid) {
+            let p = &s.position;
+            assert_eq!(Placement::of(p).signature().pieces(), 4, "{}", p.fen());
+            assert!(!has_capture(p) && !legal_moves(p).is_empty(), "{}", p.fen());
+            assert!(!endgame::overrides_the_weights(p), "{}", p.fen());
+            let want = match tb.probe(p).expect("held").wdl {
+                Wdl::Win => 1.0,
+                Wdl::Draw => 0.5,
+                Wdl::Loss => 0.0,
+            };
+            assert_eq!(s.exact, Some(want), "{}", p.fen());
+            assert_eq!(s.result, want);
+        }
+        let again = draw(&tb, 400, 25, 5).expect("drawn");
+        assert_eq!(again.train, d.train);
+        assert_eq!(again.valid, d.valid);
+        // Both values occur in KK v KK, so the targets are not one constant.
+        assert!(
+            d.counts.draws > 0 && d.counts.wins + d.counts.losses > 0,
+            "{:?}",
+            d.counts
+        );
+        // Only 3-piece tables: nothing to draw, and it is said.
+        let small = Scratch::new("draw-small");
+        three_pieces(&small.0);
+        let tb = open(&small.0, Rules::ARMENIAN).expect("the tables open");
+        let e = draw(&tb, 10, 25, 5).unwrap_err();
+        assert!(e.to_string().contains("two pieces a side"), "{e}");
     }
 
     #[test]

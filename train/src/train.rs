@@ -31,6 +31,9 @@ pub struct Settings {
     /// The endgame databases whose positions take their exact value as
     /// the target (`tables`).
     pub egtb: Option<PathBuf>,
+    /// Positions drawn from those tables and added with their exact value
+    /// (`tables::draw`); 0 draws none.
+    pub egtb_positions: usize,
     pub fit: trainer::Settings,
     /// The command line, kept in the weights file.
     pub command: String,
@@ -50,6 +53,8 @@ pub struct Summary {
     pub seconds: f64,
     /// The samples the databases relabelled (with `--egtb`).
     pub relabelled: Option<Relabelled>,
+    /// The positions drawn from the databases (`--egtb-positions`).
+    pub drawn: Option<Relabelled>,
 }
 
 fn read(path: &PathBuf) -> Result<Vec<u8>, DataError> {
@@ -133,12 +138,30 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
         train.len(),
         valid.len()
     ));
-    let relabelled = tables.map(|tb| {
-        let mut counts = tables::relabel(&tb, &mut train);
-        counts.add(tables::relabel(&tb, &mut valid));
+    let relabelled = tables.as_ref().map(|tb| {
+        let mut counts = tables::relabel(tb, &mut train);
+        counts.add(tables::relabel(tb, &mut valid));
         progress(&counts.to_string());
         counts
     });
+    let drawn = match (&tables, settings.egtb_positions) {
+        (Some(tb), n) if n > 0 => {
+            let d = tables::draw(tb, n, settings.valid_percent, settings.fit.seed)?;
+            progress(&format!(
+                "{} positions drawn from the endgame databases, {} training and {} validation (W/D/L for the side to move: {}/{}/{})",
+                d.counts.total(),
+                d.train.len(),
+                d.valid.len(),
+                d.counts.wins,
+                d.counts.draws,
+                d.counts.losses
+            ));
+            train.extend(d.train);
+            valid.extend(d.valid);
+            Some(d.counts)
+        }
+        _ => None,
+    };
     let start = init
         .cloned()
         .unwrap_or_else(|| VariantWeights::hand_set(variant));
@@ -185,6 +208,7 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
         best_epoch: fit.best_epoch,
         seconds,
         relabelled,
+        drawn,
     })
 }
 

@@ -79,6 +79,11 @@ pub struct Settings {
     pub seed: u64,
     /// Keep the hand weights as they start (fit only the patterns).
     pub freeze_hand: bool,
+    /// Keep the pattern weights as they start. With `freeze_hand`, a
+    /// `kings` fit moves the king terms alone: positions drawn from the
+    /// endgame databases (`tables::draw`) teach the material balances
+    /// without pulling the men's patterns towards boards no game reaches.
+    pub freeze_patterns: bool,
     /// Hand terms held at a value (index in `hand::NAMES`, centi-men) while
     /// the rest is fitted. Tempo is the one that needs it: fitted freely,
     /// the Armenian set gives the side to move 24 cm and pays it back
@@ -100,6 +105,7 @@ impl Default for Settings {
             threads: 1,
             seed: 1,
             freeze_hand: false,
+            freeze_patterns: false,
             fixed: Vec::new(),
         }
     }
@@ -145,12 +151,16 @@ fn cross_entropy(t: f64, p: f64) -> f64 {
 }
 
 /// The `K` for which `sigmoid(score / K)` best predicts the results
-/// (golden-section search on ln K between 10 and 5000).
+/// (golden-section search on ln K between 10 and 5000), over the samples
+/// whose target is not the databases' value: those are fitted to it
+/// whatever `K` is, and a position drawn from the tables has no search
+/// score or game to measure `K` by.
 pub fn fit_scale(samples: &[Sample]) -> f64 {
     let loss = |ln_k: f64| {
         let k = ln_k.exp();
         samples
             .iter()
+            .filter(|s| s.exact.is_none())
             .map(|s| cross_entropy(s.result as f64, sigmoid(s.score as f64 / k)))
             .sum::<f64>()
     };
@@ -551,6 +561,10 @@ pub fn train(
             }
             if settings.freeze_hand {
                 grad.hand = [0.0; TERMS];
+            }
+            if settings.freeze_patterns {
+                grad.opening.iter_mut().for_each(|g| *g = 0.0);
+                grad.endgame.iter_mut().for_each(|g| *g = 0.0);
             }
             // A zero gradient from the first step keeps Adam's moments at
             // zero, so a fixed term does not move at all.

@@ -270,3 +270,53 @@ fn positions_beyond_the_tables_must_be_beyond_them() {
     assert!(run("5-4").contains("from the smaller count to the larger"));
     assert!(run("6").contains("no position of 6 pieces"));
 }
+
+/// `--eval-file` gives the measured search the named set, and a set of
+/// the other variant or a file that cannot be read is refused before
+/// anything is searched, naming what was wrong.
+#[test]
+fn the_measured_search_plays_with_the_set_asked_for() {
+    use clap::Parser;
+    use tama_engine::eval::named;
+    use tama_engine::Variant;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        errors: tama_lab::errors::ErrorsArgs,
+    }
+    let args = |extra: &[&str]| {
+        let mut a = vec!["errors", "--pieces", "3", "--nodes", "100", "--dir", "d"];
+        a.extend_from_slice(extra);
+        Cli::parse_from(a).errors
+    };
+    let hand = named("armenian-hand").unwrap();
+    let w = tama_lab::errors::measured_weights(&args(&["--eval-file", "builtin:armenian-hand"]))
+        .unwrap();
+    assert_eq!(w.get(Variant::Armenian).hand, hand.hand);
+    let default = tama_lab::errors::measured_weights(&args(&[])).unwrap();
+    assert_ne!(default.get(Variant::Armenian).hand, hand.hand);
+    let (dir, _) = tables();
+    for (value, says) in [
+        (
+            "builtin:turkish-learned",
+            "a turkish set, the positions are armenian",
+        ),
+        ("/no/such/file.tew", "--eval-file /no/such/file.tew"),
+    ] {
+        let o = lab(&[
+            "errors",
+            "--pieces",
+            "3",
+            "--nodes",
+            "100",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--eval-file",
+            value,
+        ]);
+        assert!(!o.status.success(), "{value}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.contains(says), "{err}");
+        assert!(o.stdout.is_empty(), "searched before refusing {value}");
+    }
+}

@@ -21,6 +21,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use tama_engine::egtb::{Tablebase, Wdl};
+use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
 use tama_engine::notation::pdn::{read_pdn_file, PdnGame};
 use tama_engine::rng::Rng;
@@ -142,6 +143,7 @@ pub(super) fn run(
     a: &ErrorsArgs,
     path: &Path,
     tables: Tablebase,
+    weights: Weights,
     line: &mut dyn FnMut(&str),
 ) -> Result<()> {
     if a.pieces.lo <= tables.complete_pieces() {
@@ -199,6 +201,7 @@ pub(super) fn run(
     let mut file = error_file(a)?;
     // The search measured plays without the tables.
     let mut searcher = measured_search();
+    searcher.set_weights(weights);
     let counts = (a.pieces.lo..=a.pieces.hi).count();
     for &nodes in &a.nodes {
         let (mut all, mut win, mut draw) = (Tally::default(), Tally::default(), Tally::default());

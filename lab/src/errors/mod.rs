@@ -13,6 +13,7 @@ use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 use tama_engine::egtb::{PositionSampler, Signature, Tablebase, Wdl, MAX_PIECES};
+use tama_engine::eval::Weights;
 use tama_engine::movegen::legal_moves;
 use tama_engine::rng::Rng;
 use tama_engine::search::{SearchControl, SearchLimits, SearchOutcome, Searcher};
@@ -52,6 +53,12 @@ pub struct ErrorsArgs {
     /// Nodes of each judging search (with `--games`)
     #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = node_budget)]
     pub judge_nodes: u64,
+    /// The weights the measured search plays with, as the EvalFile option
+    /// takes them (a weights file or builtin:NAME; default: the variant's
+    /// default set). The judging search keeps the default set, so two
+    /// sets are judged alike
+    #[arg(long, value_name = "FILE|builtin:NAME")]
+    pub eval_file: Option<String>,
 }
 
 /// How many pieces the positions drawn have: `lo` to `hi`, both counted.
@@ -402,8 +409,10 @@ pub fn run(a: &ErrorsArgs, line: &mut dyn FnMut(&str)) -> Result<()> {
         ..Rules::default()
     };
     let tb = Tablebase::open(&a.dir, rules)?;
+    // Read first: a bad --eval-file is refused before minutes of work.
+    let weights = measured_weights(a)?;
     if let Some(games) = &a.games {
-        return games::run(a, games, tb, line);
+        return games::run(a, games, tb, weights, line);
     }
     let pieces = a.pieces.hi;
     if a.pieces.lo != pieces {
@@ -442,6 +451,7 @@ pub fn run(a: &ErrorsArgs, line: &mut dyn FnMut(&str)) -> Result<()> {
     let mut file = error_file(a)?;
     // The tables stay out of the search: it plays as it would without them.
     let mut searcher = measured_search();
+    searcher.set_weights(weights);
     for &nodes in &a.nodes {
         let mut figures = Figures::default();
         for judged in &positions {
@@ -484,6 +494,25 @@ fn measured_search() -> Searcher {
     let mut searcher = Searcher::new(HASH_MB);
     searcher.options_mut().threads = 1;
     searcher
+}
+
+/// The weights `--eval-file` names for the measured search: refused
+/// before anything is searched when unreadable or of the other variant.
+pub fn measured_weights(a: &ErrorsArgs) -> Result<Weights> {
+    let mut weights = Weights::DEFAULT;
+    if let Some(value) = &a.eval_file {
+        let set = tama_protocol::options::read_weights(value)
+            .with_context(|| format!("--eval-file {value}"))?;
+        if set.variant != a.variant {
+            bail!(
+                "--eval-file {value}: a {} set, the positions are {}",
+                set.variant,
+                a.variant
+            );
+        }
+        weights.replace(set);
+    }
+    Ok(weights)
 }
 
 /// `<nodes> <fen> played <move> <its value> root <value> correct <move>`.

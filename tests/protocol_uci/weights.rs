@@ -104,7 +104,7 @@ fn eval_file_selects_a_built_in_set_by_name() {
     e.send("position fen W:Wa3,c4,d2,Kf5:Bb6,e6,g7,h5");
     let default = eval_total(&mut e);
     let mut totals = Vec::new();
-    for (name, model, pattern_row) in [("learned", "patterns", true), ("hand", "hand", false)] {
+    for (name, model, pattern_row) in [("learned", "kings", true), ("hand", "hand", false)] {
         e.send(&format!(
             "setoption name EvalFile value builtin:armenian-{name}"
         ));

@@ -166,9 +166,16 @@ impl VariantWeights {
     }
 }
 
-/// The king terms of `pos`, White's view, in 1/`SCALE` centi-men.
+/// The king terms of `pos`, White's view, in 1/`SCALE` centi-men; none
+/// where the lone-piece rule applies. The trainer leaves those positions
+/// out, so nothing was learned there, and what the king squares learned
+/// elsewhere misleads: they prize the corners, where no capture reaches a
+/// king, and two kings against one that sit in them never take it.
 #[inline(always)]
 fn king_score(k: &KingTable, pos: &Position, f: &hand::Features) -> i64 {
+    if endgame::lone_piece_rule_applies(pos) {
+        return 0;
+    }
     let men = [pos.men(Color::White).0, pos.men(Color::Black).0];
     let kings = [pos.kings(Color::White).0, pos.kings(Color::Black).0];
     k.score(men, kings, f.pieces)

@@ -50,7 +50,7 @@ fn learned() -> Weights {
         w.replace(named(name).unwrap());
     }
     for v in [Variant::Armenian, Variant::Turkish] {
-        assert_eq!(w.get(v).model(), Model::Patterns);
+        assert_eq!(w.get(v).model(), Model::Kings);
     }
     w
 }
@@ -304,17 +304,25 @@ fn models_by_name() {
     assert_eq!("kings".parse::<Model>().map(Model::name), Ok("kings"));
 }
 
+/// The built-in set of `v` without its king terms: a `patterns` set.
+fn patterns_only(v: Variant) -> Weights {
+    let mut w = Weights::DEFAULT;
+    w.replace(VariantWeights {
+        kings: None,
+        ..builtin(v).clone()
+    });
+    assert_eq!(w.get(v).model(), Model::Patterns);
+    w
+}
+
 #[test]
 fn king_terms_of_zero_score_as_none_and_others_move_the_score() {
-    // The built-in sets have no king terms, so they score as before; a
-    // kings set whose king weights are zero scores exactly as its patterns
-    // (the file of an older model, read as the kings model, starts there).
-    for v in [Variant::Armenian, Variant::Turkish] {
-        assert!(builtin(v).kings.is_none(), "{v}");
-        assert_eq!(builtin(v).model(), Model::Patterns);
-    }
+    // A kings set whose king weights are zero scores exactly as its
+    // patterns (the file of an older model, read as the kings model,
+    // starts there); the built-in sets' king terms move the score.
     let mut zero = Weights::DEFAULT;
     for v in [Variant::Armenian, Variant::Turkish] {
+        assert_eq!(builtin(v).model(), Model::Kings, "{v}");
         zero.replace(VariantWeights {
             kings: Some(KingTable::zero()),
             ..builtin(v).clone()
@@ -323,11 +331,18 @@ fn king_terms_of_zero_score_as_none_and_others_move_the_score() {
     }
     let mut rng = Rng::new(21);
     for rules in [Rules::ARMENIAN, Rules::TURKISH] {
+        let without = patterns_only(rules.variant);
+        let mut moved = 0;
         for _ in 0..5000 {
             let p = random_position(&mut rng, rules);
-            let (a, b) = (evaluate_with_mobility(&p, &zero), evaluate(&p));
-            assert_eq!(a.0, b, "{}", p.fen());
+            let a = evaluate_with_mobility(&p, &zero).0;
+            assert_eq!(a, evaluate_with_mobility(&p, &without).0, "{}", p.fen());
+            moved += usize::from(evaluate(&p) != a);
         }
+        assert!(
+            moved > 1000,
+            "{rules:?}: the king terms moved {moved} of 5000"
+        );
     }
     // KKM v KK given 40 cm: White's side of it scores about 40 cm more,
     // Black's (the colours swapped) 40 cm less.
@@ -338,13 +353,48 @@ fn king_terms_of_zero_score_as_none_and_others_move_the_score() {
         kings: Some(KingTable::new(material, [0; 32], [0; 32])),
         ..builtin(Variant::Armenian).clone()
     });
+    let without = patterns_only(Variant::Armenian);
     for (fen, sign) in [
         ("W:WKd4,Ke4,a2:BKd8,Kh8", 1),
         ("W:WKd4,Ke4:BKd8,Kh8,a6", -1),
     ] {
         let p = pos(fen);
-        let gain = evaluate_with_mobility(&p, &taught).0 - evaluate(&p);
+        let gain = evaluate_with_mobility(&p, &taught).0 - evaluate_with_mobility(&p, &without).0;
         assert!((gain - 40 * sign).abs() <= 1, "{fen}: {gain}");
+    }
+}
+
+#[test]
+fn king_terms_stay_out_where_the_lone_piece_rule_applies() {
+    // Two kings in the corners against one king: the king squares, which
+    // prize corners, would keep them there; where a side has one piece
+    // left (at most 5 on the board) the score is the patterns set's. With
+    // two pieces a side the king terms count.
+    for v in [Variant::Armenian, Variant::Turkish] {
+        let rules = Rules {
+            variant: v,
+            ..Rules::default()
+        };
+        let without = patterns_only(v);
+        let builtin_set = Weights::DEFAULT;
+        for fen in [
+            "W:WKa1,Kh8:BKd4",
+            "B:WKa1,Kh8:BKd4",
+            "W:WKa1,c3,Kh8,e3:BKd5",
+        ] {
+            let p = Position::from_fen(fen, rules).unwrap();
+            assert_eq!(
+                evaluate_with_mobility(&p, &builtin_set),
+                evaluate_with_mobility(&p, &without),
+                "{v} {fen}"
+            );
+        }
+        let p = Position::from_fen("W:WKa1,Kh8:BKd4,Kd5", rules).unwrap();
+        assert_ne!(
+            evaluate_with_mobility(&p, &builtin_set),
+            evaluate_with_mobility(&p, &without),
+            "{v}: the king terms count with two pieces a side"
+        );
     }
 }
 
@@ -454,6 +504,11 @@ fn pattern_configurations_are_the_square_by_square_ones() {
 fn reference_kings(k: &KingTable, p: &Position) -> i64 {
     let count = |b: Bitboard| b.count();
     let (w, b) = (Color::White, Color::Black);
+    // One piece against two to four: the lone-piece rule's, no king terms.
+    let (white, black) = (count(p.pieces(w)), count(p.pieces(b)));
+    if (3..=5).contains(&(white + black)) && (white == 1 || black == 1) {
+        return 0;
+    }
     let balance = |us: Color, them: Color| {
         kings::material_index(
             count(p.kings(us)),

@@ -64,11 +64,9 @@ pub fn run(a: &TrainArgs) -> Result<()> {
     }
     if let Some(d) = r.drawn {
         println!(
-            "{} positions drawn from the endgame databases (W/D/L for the side to move: {}/{}/{})",
+            "{} positions drawn from the endgame databases ({})",
             d.total(),
-            d.wins,
-            d.draws,
-            d.losses
+            d.wdl()
         );
     }
     Ok(())

@@ -50,6 +50,14 @@ impl Relabelled {
         }
     }
 
+    /// `W/D/L for the side to move: w/d/l`, as the reports give it.
+    pub fn wdl(&self) -> String {
+        format!(
+            "W/D/L for the side to move: {}/{}/{}",
+            self.wins, self.draws, self.losses
+        )
+    }
+
     /// Adds `other`'s counts.
     pub fn add(&mut self, other: Relabelled) {
         self.wins += other.wins;
@@ -62,11 +70,9 @@ impl std::fmt::Display for Relabelled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} positions relabelled by the endgame databases (W/D/L for the side to move: {}/{}/{})",
+            "{} positions relabelled by the endgame databases ({})",
             self.total(),
-            self.wins,
-            self.draws,
-            self.losses
+            self.wdl()
         )
     }
 }

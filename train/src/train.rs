@@ -148,13 +148,11 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&str)) -> Result<Summar
         (Some(tb), n) if n > 0 => {
             let d = tables::draw(tb, n, settings.valid_percent, settings.fit.seed)?;
             progress(&format!(
-                "{} positions drawn from the endgame databases, {} training and {} validation (W/D/L for the side to move: {}/{}/{})",
+                "{} positions drawn from the endgame databases, {} training and {} validation ({})",
                 d.counts.total(),
                 d.train.len(),
                 d.valid.len(),
-                d.counts.wins,
-                d.counts.draws,
-                d.counts.losses
+                d.counts.wdl()
             ));
             train.extend(d.train);
             valid.extend(d.valid);

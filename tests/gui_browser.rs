@@ -158,6 +158,15 @@ fn the_board_plays_by_level_chosen_by_name() {
         );
         let go = sent.iter().rposition(|l| *l == "> go movetime 1000");
         assert!(at.is_some() && go > at, "{name}: {skill} then go:\n{log}");
+        // Playing, a draw carries the engine's contempt: analysis mode off.
+        let mode = sent
+            .iter()
+            .rposition(|l| l.starts_with("> setoption name UCI_AnalyseMode"));
+        assert!(
+            mode.is_some_and(|i| sent[i] == "> setoption name UCI_AnalyseMode value false")
+                && go > mode,
+            "{name}: analysis mode off before the move:\n{log}"
+        );
         page.healthy();
     }
 }
@@ -336,6 +345,18 @@ fn a_position_set_up_gets_analysis_lines() {
         tops.as_array().map(Vec::len),
         Some(1),
         "the controls below the analysis moved while it ran: {tops}"
+    );
+    // Analysing, a draw is 0 (no contempt): analysis mode on before the
+    // search.
+    let log = page.log();
+    let sent: Vec<&str> = log.lines().collect();
+    let mode = sent
+        .iter()
+        .rposition(|l| l.starts_with("> setoption name UCI_AnalyseMode"));
+    let go = sent.iter().rposition(|l| *l == "> go infinite");
+    assert!(
+        mode.is_some_and(|i| sent[i] == "> setoption name UCI_AnalyseMode value true") && go > mode,
+        "analysis mode on before go infinite:\n{log}"
     );
     for (k, line) in s["lines"].as_array().unwrap().iter().enumerate() {
         assert_eq!(line["multipv"], k as u64 + 1);

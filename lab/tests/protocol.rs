@@ -28,6 +28,10 @@ fn the_lab_options_are_offered_in_both_dialects() {
     for opt in [
         "option name Baseline type check default false",
         "option name Style type combo default normal var normal var sparring",
+        // The product prices a draw at 10 by default; the lab keeps 0, so
+        // that the sparring opponent and the switches stay what they were
+        // measured as.
+        "option name Contempt type spin default 0 min -500 max 500",
     ] {
         assert!(
             lines.iter().any(|l| l == opt),
@@ -43,6 +47,7 @@ fn the_lab_options_are_offered_in_both_dialects() {
     for p in [
         "param name=baseline value=false type=bool",
         "param name=style value=normal type=enum values=\"normal sparring\"",
+        "param name=contempt value=0 type=int min=-500 max=500",
     ] {
         assert!(lines.iter().any(|l| l == p), "missing {p:?} in {lines:#?}");
     }

@@ -109,7 +109,9 @@ macro_rules! options {
 
         impl Default for Settings {
             /// The engine's own defaults: those of a new `Searcher` and of
-            /// the default rules and weights.
+            /// the default rules and weights, but for `Contempt`
+            /// (`default_contempt`: a Turkish game played over the protocol
+            /// prices a draw, a search made by the library does not).
             fn default() -> Settings {
                 Settings {
                     $($(#[cfg($cfg)])? $field: $default,)*
@@ -167,7 +169,7 @@ options! {
         eval_file: String = BUILTIN_EVAL.to_string(), required_text;
     Contempt = "Contempt", Some("contempt"),
         Kind::Spin { min: -MAX_CONTEMPT, max: MAX_CONTEMPT }, None,
-        contempt: i32 = SearchOptions::default().contempt, spin;
+        contempt: i32 = default_contempt(Rules::default().variant), spin;
     UciAnalyseMode = "UCI_AnalyseMode", None, Kind::Check, None,
         analyse_mode: bool = false, check;
     EgtbPath = "EGTBPath", Some("egtbpath"), Kind::Text, TablesChanged,
@@ -288,6 +290,29 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+
+/// The contempt a game is played with unless set (centi-men): a tenth of
+/// a man in Turkish, none in Armenian. Between engines of one family most
+/// Turkish games ended in an early threefold repetition that either side
+/// could have left at the cost of a few centi-men; priced at 10 the draw
+/// is left when a move within a tenth of a man of it exists, and the
+/// stronger side gets to play the game out. Armenian games are decided
+/// more often, and the price measured no gain there (docs/results.md, "A
+/// draw priced at a tenth of a man"). The default follows `Variant` until
+/// `Contempt` is set to another value. The engine's own default stays 0:
+/// data generation, the lab's measurements and analyses score a draw as a
+/// draw; so does the lab build in both variants, whose sparring opponent
+/// and switches were measured with draws at 0 and must stay the fixtures
+/// they were (its searches are given `Contempt` like any option).
+pub const fn default_contempt(variant: Variant) -> i32 {
+    if cfg!(feature = "lab") {
+        return 0;
+    }
+    match variant {
+        Variant::Armenian => 0,
+        Variant::Turkish => 10,
+    }
+}
 
 /// The largest contempt, either way (centi-men): five men. Beyond it a draw
 /// would rank with a lost ending.
@@ -464,7 +489,12 @@ impl Settings {
         let def = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         let v = Given { def: &def, value };
+        let variant = self.variant;
         self.store(&v)?;
+        // A contempt left at the old variant's default takes the new one's.
+        if self.variant != variant && self.contempt == default_contempt(variant) {
+            self.contempt = default_contempt(self.variant);
+        }
         Ok(def.effect)
     }
 }

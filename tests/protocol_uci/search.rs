@@ -262,10 +262,15 @@ fn contempt_prices_a_repetition_except_in_analysis() {
     // White's lone king against two kings is lost on material; after the
     // shuffle, a1-a2 repeats a position of the game: a draw, which White
     // takes, scored -Contempt for White (the engine's side), +Contempt
-    // when the option is negative, 0 with UCI_AnalyseMode on.
+    // when the option is negative, 0 with UCI_AnalyseMode on. Unset, the
+    // option is the variant's: 0 in Armenian, 10 in Turkish (the same
+    // moves: a king's steps along a file), until it is set.
     let mut e = uci();
     let position = "position fen W:WKa1:BKh8,Kg8 moves a1-a2 h8-h7 a2-a1 h7-h8";
     for (setting, score) in [
+        ("setoption name Clear Hash", "cp 0"),
+        ("setoption name Variant value turkish", "cp -10"),
+        ("setoption name Variant value armenian", "cp 0"),
         ("setoption name Contempt value 40", "cp -40"),
         ("setoption name Contempt value -40", "cp 40"),
         ("setoption name UCI_AnalyseMode value true", "cp 0"),

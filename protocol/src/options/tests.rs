@@ -79,3 +79,25 @@ fn bad_values_change_nothing() {
         assert_eq!(s, before);
     }
 }
+
+#[test]
+fn the_contempt_follows_the_variant_until_it_is_set() {
+    // Turkish prices a draw at 10 by default, Armenian at 0; a value the
+    // user chose stays through variant changes.
+    let mut s = Settings::default();
+    assert_eq!(s.contempt, 0);
+    s.set("Variant", Some("turkish")).unwrap();
+    assert_eq!(s.contempt, default_contempt(Variant::Turkish));
+    assert_eq!(s.contempt, if cfg!(feature = "lab") { 0 } else { 10 });
+    s.set("Variant", Some("armenian")).unwrap();
+    assert_eq!(s.contempt, 0);
+    s.set("Contempt", Some("5")).unwrap();
+    s.set("Variant", Some("turkish")).unwrap();
+    assert_eq!(s.contempt, 5);
+    s.set("Variant", Some("armenian")).unwrap();
+    assert_eq!(s.contempt, 5);
+    // Setting the variant it already has changes nothing either.
+    s.set("Contempt", Some("0")).unwrap();
+    s.set("Variant", Some("armenian")).unwrap();
+    assert_eq!(s.contempt, 0);
+}

@@ -21,6 +21,9 @@ export async function analyse() {
   if (pos.state !== "ongoing") return;
   await S.engine.setOption("MultiPV", S.multipv);
   await S.engine.setOption("Skill Level", FULL_STRENGTH);
+  // A draw is shown as 0 here, not at the price the engine pays for one
+  // when it plays (Contempt).
+  await S.engine.setOption("UCI_AnalyseMode", "true");
   await S.engine.position(S.startFen, S.moves.slice(0, S.ply).map((m) => m.text));
   if (gen !== S.generation || S.mode !== "analyse") return;
   // Its bestmove comes after the `stop` of the next change; a closed

@@ -74,6 +74,7 @@ export async function maybeEngineMove() {
   render();
   say("Tama is thinking...");
   await S.engine.setOption("Skill Level", skillLevel());
+  await S.engine.setOption("UCI_AnalyseMode", "false");
   await S.engine.position(S.startFen, S.moves.map((m) => m.text));
   const line = await S.engine.go(goArgs());
   S.thinking = false;

@@ -28,9 +28,9 @@ fn the_lab_options_are_offered_in_both_dialects() {
     for opt in [
         "option name Baseline type check default false",
         "option name Style type combo default normal var normal var sparring",
-        // The product prices a draw at 10 by default; the lab keeps 0, so
-        // that the sparring opponent and the switches stay what they were
-        // measured as.
+        // The product prices a Turkish draw at 10 by default; the lab
+        // keeps 0 in both variants, so that the sparring opponent and the
+        // switches stay what they were measured as.
         "option name Contempt type spin default 0 min -500 max 500",
     ] {
         assert!(
@@ -41,6 +41,14 @@ fn the_lab_options_are_offered_in_both_dialects() {
     e.send("setoption name Baseline value true");
     e.send("setoption name Baseline value false");
     assert!(e.sync().is_empty());
+    // Turkish too: the sparring opponent's draws stay at 0 in both variants.
+    e.send("setoption name Variant value turkish");
+    e.send("d");
+    let shown = e.until("Game state:");
+    assert!(
+        shown.iter().any(|l| l == "Option Contempt: 0"),
+        "{shown:#?}"
+    );
     let mut e = Engine::start();
     e.send("hub");
     let lines = e.until("wait");
